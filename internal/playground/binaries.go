@@ -1,0 +1,258 @@
+package playground
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// KubernetesVersion is the version of k8s.io/kubernetes the playground's
+// apiserver and kubectl are built from. The Go module proxy refuses the zip of
+// v1.37.2, so the nested module uses v1.37.1 with every staging module
+// (client-go, apimachinery, apiserver, ...) replaced by v0.37.2: the code that
+// serves LIST and WATCH is the 1.37.2 code.
+const KubernetesVersion = "v1.37.1"
+
+// The packages the nested module builds, and the file name each gets.
+var (
+	apiserverPkg = binary{name: "kube-apiserver", pkg: "k8s.io/kubernetes/cmd/kube-apiserver"}
+	etcdPkg      = binary{name: "etcd", pkg: "go.etcd.io/etcd/server/v3"}
+	kubectlPkg   = binary{name: "kubectl", pkg: "k8s.io/kubernetes/cmd/kubectl"}
+)
+
+type binary struct{ name, pkg string }
+
+// Binaries are the paths of the built programs.
+type Binaries struct {
+	Dir       string
+	APIServer string
+	Etcd      string
+	Kubectl   string // empty unless built with EnsureKubectl
+}
+
+// ldflags give the binaries a parseable version: without them the apiserver
+// reports v0.0.0-master and clients cannot compare versions.
+func ldflags() string {
+	v := strings.TrimPrefix(KubernetesVersion, "v")
+	parts := strings.SplitN(v, ".", 3)
+	flags := []string{
+		"-X k8s.io/component-base/version.gitVersion=" + KubernetesVersion,
+		"-X k8s.io/component-base/version.gitMajor=" + parts[0],
+		"-X k8s.io/component-base/version.gitMinor=" + parts[1],
+		"-X k8s.io/component-base/version.gitTreeState=clean",
+		"-X k8s.io/client-go/pkg/version.gitVersion=" + KubernetesVersion,
+	}
+	return strings.Join(flags, " ")
+}
+
+// ModuleDir finds the nested playground module: the playground/ directory
+// beside the root go.mod, looked for from the working directory upwards and,
+// failing that, from this source file.
+func ModuleDir() (string, error) {
+	var starts []string
+	if wd, err := os.Getwd(); err == nil {
+		starts = append(starts, wd)
+	}
+	if _, file, _, ok := runtime.Caller(0); ok {
+		starts = append(starts, filepath.Dir(file))
+	}
+	for _, dir := range starts {
+		for {
+			candidate := filepath.Join(dir, "playground", "go.mod")
+			if _, err := os.Stat(candidate); err == nil {
+				return filepath.Dir(candidate), nil
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
+		}
+	}
+	return "", errors.New("cannot find the playground/ module: run from inside the repository")
+}
+
+// cacheDir is where the binaries for this exact playground/go.mod, go.sum and
+// Go toolchain live, so a change to any of them builds afresh.
+func cacheDir(moduleDir string) (string, error) {
+	h := sha256.New()
+	for _, f := range []string{"go.mod", "go.sum"} {
+		b, err := os.ReadFile(filepath.Join(moduleDir, f))
+		if err != nil {
+			return "", err
+		}
+		h.Write(b)
+	}
+	io.WriteString(h, runtime.Version()+ldflags())
+	base := os.Getenv("PLAYGROUND_CACHE")
+	if base == "" {
+		userCache, err := os.UserCacheDir()
+		if err != nil {
+			return "", fmt.Errorf("no cache directory for the playground binaries (set PLAYGROUND_CACHE): %w", err)
+		}
+		base = filepath.Join(userCache, "informer-from-scratch", "playground")
+	}
+	return filepath.Join(base, hex.EncodeToString(h.Sum(nil))[:16]), nil
+}
+
+// EnsureBinaries returns the apiserver and etcd, building them first if this
+// machine has not built them yet. progress receives a line when a build starts
+// and one every 30 seconds while it runs, because the first build takes minutes.
+func EnsureBinaries(ctx context.Context, progress io.Writer) (Binaries, error) {
+	return ensure(ctx, progress, apiserverPkg, etcdPkg)
+}
+
+// EnsureKubectl is EnsureBinaries plus kubectl, for learners who want to change
+// the playground by hand from a second terminal.
+func EnsureKubectl(ctx context.Context, progress io.Writer) (Binaries, error) {
+	return ensure(ctx, progress, apiserverPkg, etcdPkg, kubectlPkg)
+}
+
+func ensure(ctx context.Context, progress io.Writer, want ...binary) (Binaries, error) {
+	moduleDir, err := ModuleDir()
+	if err != nil {
+		return Binaries{}, err
+	}
+	dir, err := cacheDir(moduleDir)
+	if err != nil {
+		return Binaries{}, err
+	}
+	bins := Binaries{
+		Dir:       dir,
+		APIServer: filepath.Join(dir, apiserverPkg.name),
+		Etcd:      filepath.Join(dir, etcdPkg.name),
+	}
+	if len(want) == 3 {
+		bins.Kubectl = filepath.Join(dir, kubectlPkg.name)
+	}
+	missing := missingBinaries(dir, want)
+	if len(missing) == 0 {
+		return bins, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Binaries{}, err
+	}
+	// Several test binaries may start at once; one builds, the others wait.
+	unlock, err := lockFile(ctx, dir+".lock")
+	if err != nil {
+		return Binaries{}, err
+	}
+	defer unlock()
+	if missing = missingBinaries(dir, want); len(missing) == 0 {
+		return bins, nil
+	}
+	return bins, build(ctx, progress, moduleDir, dir, missing)
+}
+
+func missingBinaries(dir string, want []binary) []binary {
+	var missing []binary
+	for _, b := range want {
+		if _, err := os.Stat(filepath.Join(dir, b.name)); err != nil {
+			missing = append(missing, b)
+		}
+	}
+	return missing
+}
+
+func build(ctx context.Context, progress io.Writer, moduleDir, dir string, bins []binary) error {
+	var names, pkgs []string
+	for _, b := range bins {
+		names = append(names, b.name)
+		pkgs = append(pkgs, b.pkg)
+	}
+	fmt.Fprintf(progress, "playground: building %s %s from the Go module proxy into %s\n",
+		strings.Join(names, ", "), KubernetesVersion, dir)
+	fmt.Fprintf(progress, "playground: this happens once per machine and takes about 5 minutes and 3 GB of memory on 2 cores\n")
+
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "build-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+
+	args := append([]string{"build", "-o", tmp + string(os.PathSeparator), "-ldflags", ldflags()}, pkgs...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = moduleDir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	// Own process group, so cancelling kills the compilers go build spawned too.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+
+	start := time.Now()
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(30 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				fmt.Fprintf(progress, "playground: still building (%s elapsed)\n", time.Since(start).Round(time.Second))
+			}
+		}
+	}()
+	err = cmd.Run()
+	close(done)
+	if ctx.Err() != nil {
+		return fmt.Errorf("playground build interrupted: %w", ctx.Err())
+	}
+	if err != nil {
+		return fmt.Errorf("building the playground binaries failed (%v):\n%s", err, out.String())
+	}
+	for _, b := range bins {
+		// go build names a binary after the last path element that is not a
+		// major-version suffix: .../server/v3 becomes "server".
+		built := filepath.Join(tmp, builtName(b.pkg))
+		if err := os.Rename(built, filepath.Join(dir, b.name)); err != nil {
+			return fmt.Errorf("installing %s: %w", b.name, err)
+		}
+	}
+	fmt.Fprintf(progress, "playground: built in %s\n", time.Since(start).Round(time.Second))
+	return nil
+}
+
+func builtName(pkg string) string {
+	elems := strings.Split(pkg, "/")
+	last := elems[len(elems)-1]
+	if len(elems) > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		return elems[len(elems)-2]
+	}
+	return last
+}
+
+// lockFile takes an exclusive flock on path, waiting until ctx is done.
+func lockFile(ctx context.Context, path string) (unlock func(), err error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
+			return nil, fmt.Errorf("locking %s: %w", path, err)
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,297 @@
+package playground
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+)
+
+// Options change how the playground starts. The zero value is what demos use.
+type Options struct {
+	// DisableWatchCache starts the apiserver with --watch-cache=false, so every
+	// LIST and WATCH goes to etcd. That is what makes 410 Gone reproducible:
+	// after an etcd compaction, a watch or continue token from before it fails.
+	DisableWatchCache bool
+	// Progress receives the build and start-up lines; nil means os.Stderr.
+	Progress io.Writer
+	// ExtraAPIServerArgs are appended to the apiserver's command line.
+	ExtraAPIServerArgs []string
+}
+
+// Cluster is a running playground. Stop it when done.
+type Cluster struct {
+	// Dir is the temporary directory holding etcd's data, the certificates,
+	// the logs and the kubeconfig; Stop removes it.
+	Dir string
+	// Kubeconfig is the path of a kubeconfig for the cluster's admin user.
+	Kubeconfig string
+	// Host is the apiserver's https URL.
+	Host string
+	// EtcdURL is etcd's client URL (plain http on loopback).
+	EtcdURL string
+
+	token    string
+	caPEM    []byte
+	etcd     *process
+	api      *process
+	stopOnce sync.Once
+	stopErr  error
+}
+
+const dirPrefix = "informer-playground-"
+
+// Start builds the binaries if needed, then starts etcd and the apiserver on
+// free loopback ports and waits until the apiserver is ready. If ctx is
+// cancelled before that, everything started so far is stopped.
+func Start(ctx context.Context, opts Options) (_ *Cluster, err error) {
+	progress := opts.Progress
+	if progress == nil {
+		progress = os.Stderr
+	}
+	bins, err := EnsureBinaries(ctx, progress)
+	if err != nil {
+		return nil, err
+	}
+	sweepStaleDirs()
+
+	dir, err := os.MkdirTemp("", dirPrefix)
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{Dir: dir}
+	defer func() {
+		if err != nil {
+			c.Stop()
+		}
+	}()
+	if err := os.WriteFile(filepath.Join(dir, "owner.pid"), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		return nil, err
+	}
+	creds, err := writeCredentials(dir)
+	if err != nil {
+		return nil, fmt.Errorf("writing playground credentials: %w", err)
+	}
+	c.token, c.caPEM = creds.token, creds.caPEM
+
+	ports, err := freePorts(3)
+	if err != nil {
+		return nil, err
+	}
+	etcdClient, etcdPeer, apiPort := ports[0], ports[1], ports[2]
+	c.EtcdURL = fmt.Sprintf("http://127.0.0.1:%d", etcdClient)
+	c.Host = fmt.Sprintf("https://127.0.0.1:%d", apiPort)
+
+	c.etcd, err = startProcess("etcd", filepath.Join(dir, "etcd.log"), bins.Etcd, etcdArgs(dir, etcdClient, etcdPeer)...)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.waitFor(ctx, c.etcd, c.EtcdURL+"/health", false); err != nil {
+		return nil, err
+	}
+	c.api, err = startProcess("kube-apiserver", filepath.Join(dir, "kube-apiserver.log"), bins.APIServer,
+		append(apiserverArgs(dir, creds, c.EtcdURL, apiPort, opts), opts.ExtraAPIServerArgs...)...)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.waitFor(ctx, c.api, c.Host+"/readyz", true); err != nil {
+		return nil, err
+	}
+	// readyz does not wait for the bootstrap controller to create the
+	// "default" namespace; demos and tests may use it straight away.
+	if err := c.waitFor(ctx, c.api, c.Host+"/api/v1/namespaces/default", true); err != nil {
+		return nil, err
+	}
+	c.Kubeconfig = filepath.Join(dir, "kubeconfig")
+	if err := clientcmd.WriteToFile(c.kubeconfig(), c.Kubeconfig); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func etcdArgs(dir string, clientPort, peerPort int) []string {
+	client := fmt.Sprintf("http://127.0.0.1:%d", clientPort)
+	peer := fmt.Sprintf("http://127.0.0.1:%d", peerPort)
+	return []string{
+		"--name=playground",
+		"--data-dir=" + filepath.Join(dir, "etcd"),
+		"--listen-client-urls=" + client,
+		"--advertise-client-urls=" + client,
+		"--listen-peer-urls=" + peer,
+		"--initial-advertise-peer-urls=" + peer,
+		"--initial-cluster=playground=" + peer,
+		"--log-level=warn",
+		// A throwaway cluster: skip fsync, it only costs time.
+		"--unsafe-no-fsync",
+	}
+}
+
+func apiserverArgs(dir string, creds *credentials, etcdURL string, port int, opts Options) []string {
+	args := []string{
+		"--etcd-servers=" + etcdURL,
+		"--bind-address=127.0.0.1",
+		"--advertise-address=127.0.0.1",
+		"--secure-port=" + strconv.Itoa(port),
+		"--tls-cert-file=" + creds.certFile,
+		"--tls-private-key-file=" + creds.keyFile,
+		"--cert-dir=" + filepath.Join(dir, "certs"),
+		"--token-auth-file=" + creds.tokenFile,
+		"--anonymous-auth=false",
+		"--authorization-mode=AlwaysAllow",
+		"--service-account-issuer=https://kubernetes.default.svc",
+		"--service-account-key-file=" + creds.saPubFile,
+		"--service-account-signing-key-file=" + creds.saKeyFile,
+		"--service-cluster-ip-range=10.0.0.0/24",
+		// No controller-manager runs here: nobody reconciles the endpoints of
+		// the kubernetes service, and nobody creates service accounts.
+		"--endpoint-reconciler-type=none",
+		"--disable-admission-plugins=ServiceAccount",
+		"--profiling=false",
+	}
+	if opts.DisableWatchCache {
+		args = append(args, "--watch-cache=false")
+	}
+	return args
+}
+
+// waitFor polls url until it answers 200, the child dies, ctx ends, or a
+// minute passes.
+func (c *Cluster) waitFor(ctx context.Context, p *process, url string, auth bool) error {
+	client := c.httpClient()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		err := c.get(ctx, client, url, auth)
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-p.exited:
+			return p.diedError()
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s not ready after a minute (%v); last lines of %s:\n%s", p.name, err, p.logPath, p.logTail(20))
+		}
+	}
+}
+
+func (c *Cluster) httpClient() *http.Client {
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(c.caPEM)
+	return &http.Client{
+		Timeout:   5 * time.Second,
+		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}},
+	}
+}
+
+func (c *Cluster) get(ctx context.Context, client *http.Client, url string, auth bool) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	if auth {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	io.Copy(io.Discard, resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%w: %s answered %s", errNotReady, url, resp.Status)
+	}
+	return nil
+}
+
+func (c *Cluster) kubeconfig() clientcmdapi.Config {
+	cfg := clientcmdapi.NewConfig()
+	cfg.Clusters["playground"] = &clientcmdapi.Cluster{Server: c.Host, CertificateAuthorityData: c.caPEM}
+	cfg.AuthInfos["playground-admin"] = &clientcmdapi.AuthInfo{Token: c.token}
+	cfg.Contexts["playground"] = &clientcmdapi.Context{Cluster: "playground", AuthInfo: "playground-admin"}
+	cfg.CurrentContext = "playground"
+	return *cfg
+}
+
+// RESTConfig returns a fresh client configuration for the cluster. The client
+// rate limit is raised from client-go's default of 5 QPS, which would make
+// demos and tests that create many objects crawl.
+func (c *Cluster) RESTConfig() *rest.Config {
+	return &rest.Config{
+		Host:            c.Host,
+		BearerToken:     c.token,
+		TLSClientConfig: rest.TLSClientConfig{CAData: c.caPEM},
+		QPS:             100,
+		Burst:           200,
+	}
+}
+
+// Stop stops the apiserver, then etcd, then removes the directory. It is safe
+// to call more than once and from a deferred call after a failed Start.
+func (c *Cluster) Stop() error {
+	c.stopOnce.Do(func() {
+		var errs []error
+		if c.api != nil {
+			errs = append(errs, c.api.stop(15*time.Second))
+		}
+		if c.etcd != nil {
+			errs = append(errs, c.etcd.stop(10*time.Second))
+		}
+		errs = append(errs, os.RemoveAll(c.Dir))
+		c.stopErr = errors.Join(errs...)
+	})
+	return c.stopErr
+}
+
+// sweepStaleDirs removes playground directories whose owner process is gone:
+// what a previous run killed with SIGKILL could not clean up itself. Its
+// children died with it (Pdeathsig); only the directory was left.
+func sweepStaleDirs() {
+	entries, _ := os.ReadDir(os.TempDir())
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), dirPrefix) {
+			continue
+		}
+		dir := filepath.Join(os.TempDir(), e.Name())
+		b, err := os.ReadFile(filepath.Join(dir, "owner.pid"))
+		if err != nil {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil || pid <= 0 {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); err == nil || errors.Is(err, syscall.EPERM) {
+			continue // still running
+		}
+		os.RemoveAll(dir)
+	}
+}
+
+// PIDs returns the process ids of etcd and the apiserver, for tests that
+// check nothing is left running.
+func (c *Cluster) PIDs() []int {
+	var pids []int
+	for _, p := range []*process{c.etcd, c.api} {
+		if p != nil {
+			pids = append(pids, p.cmd.Process.Pid)
+		}
+	}
+	return pids
+}
