@@ -1,0 +1,171 @@
+// Package demo is the harness every stage's demo main package runs in, so
+// that each main reads top to bottom like sample-controller's: flags, a
+// signal-aware context, a cluster (the playground unless the learner points
+// at a real one), the stage's script, and a clean shutdown.
+//
+// Rules it enforces for every demo:
+//   - the script runs and the demo exits by itself with status 0; --wait keeps
+//     the cluster up afterwards for exploring;
+//   - Ctrl-C at any moment cancels the context, stops the playground (apiserver,
+//     then etcd) and removes its directory;
+//   - against a real cluster the demo only reads unless the learner passes
+//     --write, and it never prints credentials.
+package demo
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	"informer-from-scratch/internal/playground"
+	"informer-from-scratch/internal/timeline"
+)
+
+// Options describe one stage's demo.
+type Options struct {
+	Stage int
+	Title string
+	// Playground is how to start the playground when no real cluster is given.
+	Playground playground.Options
+}
+
+// Env is what a demo script gets.
+type Env struct {
+	Ctx      context.Context
+	Client   kubernetes.Interface
+	Timeline *timeline.Timeline
+	Out      io.Writer
+	// Cluster is the playground, or nil on a real cluster.
+	Cluster *playground.Cluster
+	// Writes is true when the script may create and change objects: always on
+	// the playground, only with --write on a real cluster.
+	Writes bool
+
+	config *rest.Config
+	atExit []func()
+}
+
+// RESTConfig returns a fresh copy of the client configuration, so a demo can
+// wrap its transport without affecting other clients.
+func (e *Env) RESTConfig() *rest.Config { return rest.CopyConfig(e.config) }
+
+// OnPlayground reports whether the demo runs on the embedded playground.
+func (e *Env) OnPlayground() bool { return e.Cluster != nil }
+
+// Main runs script as the demo of one stage and exits the process.
+func Main(opts Options, script func(env *Env) error) {
+	os.Exit(run(opts, os.Args[1:], os.Stdout, script))
+}
+
+func run(opts Options, args []string, out io.Writer, script func(env *Env) error) int {
+	fs := flag.NewFlagSet(fmt.Sprintf("stage %02d demo", opts.Stage), flag.ContinueOnError)
+	kubeconfig := fs.String("kubeconfig", os.Getenv("KUBECONFIG"), "run against the cluster in this kubeconfig instead of the playground (default $KUBECONFIG)")
+	wait := fs.Bool("wait", false, "after the script, keep running (and keep the playground up) until Ctrl-C")
+	write := fs.Bool("write", false, "on a real cluster, allow the demo to create objects in a namespace of its own")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	fmt.Fprintf(out, "Stage %02d: %s\n", opts.Stage, opts.Title)
+	env := &Env{Ctx: ctx, Out: out}
+	var cleanup func()
+	var err error
+	if *kubeconfig != "" {
+		err = connectReal(ctx, env, *kubeconfig, *write)
+	} else {
+		cleanup, err = startPlayground(ctx, env, opts.Playground)
+	}
+	if cleanup != nil {
+		defer cleanup()
+	}
+	if err != nil {
+		return fail(ctx, out, err)
+	}
+	env.Timeline = timeline.New(out)
+	defer func() {
+		for i := len(env.atExit) - 1; i >= 0; i-- {
+			env.atExit[i]()
+		}
+	}()
+
+	if err := script(env); err != nil {
+		return fail(ctx, out, err)
+	}
+	if ctx.Err() != nil {
+		return fail(ctx, out, ctx.Err())
+	}
+	if *wait {
+		fmt.Fprintln(out, "\n--wait: the demo stays up until you press Ctrl-C.")
+		if env.Cluster != nil {
+			fmt.Fprintf(out, "From a second terminal: export KUBECONFIG=%s\n", env.Cluster.Kubeconfig)
+		}
+		<-ctx.Done()
+	}
+	fmt.Fprintln(out, "\nDone.")
+	return 0
+}
+
+func fail(ctx context.Context, out io.Writer, err error) int {
+	if ctx.Err() != nil {
+		fmt.Fprintln(out, "\nInterrupted: stopping cleanly.")
+		return 130
+	}
+	fmt.Fprintf(os.Stderr, "\nerror: %v\n", err)
+	return 1
+}
+
+func startPlayground(ctx context.Context, env *Env, opts playground.Options) (func(), error) {
+	fmt.Fprintln(env.Out, "Cluster: the embedded playground (a real kube-apiserver and etcd on 127.0.0.1)")
+	start := time.Now()
+	c, err := playground.Start(ctx, opts)
+	if err != nil {
+		return nil, fmt.Errorf("starting the playground: %w", err)
+	}
+	cleanup := func() {
+		if err := c.Stop(); err != nil {
+			fmt.Fprintf(os.Stderr, "stopping the playground: %v\n", err)
+			return
+		}
+		fmt.Fprintln(env.Out, "Playground stopped: apiserver, then etcd; its directory is removed.")
+	}
+	fmt.Fprintf(env.Out, "Playground ready in %s at %s\n", time.Since(start).Round(100*time.Millisecond), c.Host)
+	env.Cluster = c
+	env.Writes = true
+	env.config = c.RESTConfig()
+	env.Client, err = kubernetes.NewForConfig(env.config)
+	return cleanup, err
+}
+
+func connectReal(ctx context.Context, env *Env, path string, write bool) error {
+	cfg, desc, err := loadKubeconfig(path)
+	if err != nil {
+		return err
+	}
+	env.config = cfg
+	env.Writes = write
+	env.Client, err = kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	mode := "read-only (pass --write to let the demo create objects in its own namespace)"
+	if write {
+		mode = "writes allowed, in a namespace the demo creates and deletes"
+	}
+	fmt.Fprintf(env.Out, "Cluster: %s — %s\n", desc, mode)
+	return reachable(ctx, env.Client, cfg.Host)
+}

@@ -1,0 +1,54 @@
+package demo
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Pod returns a minimal pod the apiserver accepts. Nothing schedules or runs
+// it (the playground has no scheduler and no kubelet); it only exists as an
+// object to list and watch.
+func Pod(namespace, name string, labels map[string]string) *corev1.Pod {
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: labels},
+		Spec: corev1.PodSpec{
+			Containers: []corev1.Container{{Name: "app", Image: "registry.k8s.io/pause:3.10"}},
+		},
+	}
+}
+
+// Namespace creates a namespace for the demo's objects: the given name on the
+// playground, a random one on a real cluster (where --write was given), which
+// is deleted when the demo ends.
+func (e *Env) Namespace(name string) (string, error) {
+	if !e.Writes {
+		return "", fmt.Errorf("this demo needs to create objects; on a real cluster pass --write")
+	}
+	if !e.OnPlayground() {
+		name = fmt.Sprintf("informer-demo-%s-%04x", name, rand.IntN(1<<16))
+	}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
+	if _, err := e.Client.CoreV1().Namespaces().Create(e.Ctx, ns, metav1.CreateOptions{}); err != nil {
+		return "", fmt.Errorf("creating namespace %s: %w", name, err)
+	}
+	if !e.OnPlayground() {
+		e.atExit = append(e.atExit, func() {
+			// The demo's context may be cancelled already (Ctrl-C); deleting
+			// our namespace must still happen.
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(e.Ctx), 30*time.Second)
+			defer cancel()
+			err := e.Client.CoreV1().Namespaces().Delete(ctx, name, metav1.DeleteOptions{})
+			if err != nil {
+				fmt.Fprintf(e.Out, "could not delete namespace %s: %v\n", name, err)
+				return
+			}
+			fmt.Fprintf(e.Out, "Deleted namespace %s.\n", name)
+		})
+	}
+	return name, nil
+}
