@@ -1,0 +1,22 @@
+// Package listwatch is stage 01: the two calls every informer is built on.
+//
+// A ListerWatcher knows how to LIST a collection of objects (a snapshot
+// stamped with a resourceVersion) and how to WATCH it from a
+// resourceVersion on (a stream of ADDED, MODIFIED, DELETED and BOOKMARK
+// events). Everything above, from the Reflector to the workqueue, only ever
+// talks to the apiserver through this interface.
+//
+// It mirrors k8s.io/client-go v0.37.2 tools/cache/listwatch.go:
+// ListerWithContext, WatcherWithContext, ListerWatcherWithContext, ListWatch,
+// NewListWatchFromClient, NewFilteredListWatchFromClient, and the adapters
+// from the deprecated context-less interfaces. The sub-package pager mirrors
+// tools/pager/pager.go.
+//
+// Left out on purpose (see docs/en/01-listwatch.md, "Differences"):
+//   - the deprecated ListFunc and WatchFunc fields of ListWatch: ours has only
+//     the context forms, and its context-less List and Watch methods call them
+//     with context.Background();
+//   - ListWatch.DisableChunking, which nothing in client-go v0.37.2 reads;
+//   - ToListWatcherWithWatchListSemantics, an opt-out used by client-go's own
+//     unit tests.
+package listwatch
