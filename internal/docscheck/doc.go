@@ -1,0 +1,15 @@
+// Package docscheck holds the tests that keep the docs honest; it has no code
+// of its own. They run in `make test`:
+//
+//   - docs/en and docs/zh hold the same files, each pair with the same
+//     headings (count and levels, in order) and the same fenced code blocks
+//     (byte for byte: code and mermaid diagrams are shared by both languages);
+//   - every relative link in a chapter or README points at a file that exists;
+//   - every client-go file a chapter or a stage's source file cites (written
+//     as `tools/cache/reflector.go`) exists in k8s.io/client-go v0.37.2, and
+//     every client-go identifier a chapter cites (written as
+//     `cache.NewReflectorWithOptions`, `pager.ListPager.List` or
+//     `cache.processorListener.pop`) is declared there: a function, type,
+//     variable, constant, method or field (cite a method on the type or
+//     interface that declares it, not on one that embeds it).
+package docscheck

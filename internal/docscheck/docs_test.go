@@ -1,0 +1,199 @@
+package docscheck
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const root = "../.."
+
+// markdownFiles lists the .md files under dir, relative to it.
+func markdownFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".md") {
+			rel, _ := filepath.Rel(dir, path)
+			files = append(files, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(files)
+	return files
+}
+
+func TestEnglishAndChineseHaveTheSameChapters(t *testing.T) {
+	en := markdownFiles(t, filepath.Join(root, "docs/en"))
+	zh := markdownFiles(t, filepath.Join(root, "docs/zh"))
+	if len(en) == 0 {
+		t.Fatal("docs/en has no chapters")
+	}
+	if diff := cmp.Diff(en, zh); diff != "" {
+		t.Errorf("docs/en and docs/zh hold different files (-en +zh):\n%s", diff)
+	}
+}
+
+func TestChapterPairsHaveTheSameHeadingsAndCode(t *testing.T) {
+	for _, name := range markdownFiles(t, filepath.Join(root, "docs/en")) {
+		t.Run(name, func(t *testing.T) {
+			en, err := readChapter(filepath.Join(root, "docs/en", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			zh, err := readChapter(filepath.Join(root, "docs/zh", name))
+			if err != nil {
+				t.Fatalf("no Chinese twin: %v", err)
+			}
+			if diff := cmp.Diff(headingShape(en), headingShape(zh)); diff != "" {
+				t.Errorf("headings differ in number or level (-en +zh):\n%s", diff)
+			}
+			if diff := cmp.Diff(codeOf(en), codeOf(zh)); diff != "" {
+				t.Errorf("code blocks differ; they must be identical in both languages (-en +zh):\n%s", diff)
+			}
+		})
+	}
+}
+
+// headingShape is the level of each heading, in order. The text differs by
+// language; the structure must not.
+func headingShape(c *chapter) []string {
+	var s []string
+	for _, h := range c.headings {
+		s = append(s, strings.Repeat("#", h.level))
+	}
+	return s
+}
+
+func codeOf(c *chapter) []string {
+	var s []string
+	for _, b := range c.codeBlocks {
+		s = append(s, "```"+b.info+"\n"+b.content)
+	}
+	return s
+}
+
+func TestRelativeLinksResolve(t *testing.T) {
+	files := []string{"README.md", "README.zh-CN.md"}
+	for _, lang := range []string{"en", "zh"} {
+		for _, f := range markdownFiles(t, filepath.Join(root, "docs", lang)) {
+			files = append(files, filepath.Join("docs", lang, f))
+		}
+	}
+	for _, f := range files {
+		c, err := readChapter(filepath.Join(root, f))
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		for _, l := range c.links {
+			target, _, _ := strings.Cut(l.text, "#")
+			if target == "" || strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			path := filepath.Join(root, filepath.Dir(f), target)
+			if _, err := os.Stat(path); err != nil {
+				t.Errorf("%s:%d: link to %s, which does not exist", f, l.line, l.text)
+			}
+		}
+	}
+}
+
+var (
+	citedFile       = regexp.MustCompile(`^(?:k8s\.io/client-go/)?((?:tools|util|rest|informers|listers|kubernetes|dynamic|metadata)/[\w./-]+\.go)$`)
+	citedIdentifier = regexp.MustCompile(`^([a-z]+)\.([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?(?:\(\))?$`)
+	citedFileInGo   = regexp.MustCompile(`\b((?:tools|util)/[\w/-]+\.go)\b`)
+)
+
+func TestChaptersCiteOnlyWhatClientGoHas(t *testing.T) {
+	dir, err := clientGoDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"en", "zh"} {
+		for _, name := range markdownFiles(t, filepath.Join(root, "docs", lang)) {
+			path := filepath.Join("docs", lang, name)
+			c, err := readChapter(filepath.Join(root, path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range c.spans {
+				if err := checkCitation(dir, s.text); err != nil {
+					t.Errorf("%s:%d: %v", path, s.line, err)
+				}
+			}
+		}
+	}
+}
+
+// checkCitation checks one inline code span; spans that are not citations
+// (flags, our own identifiers, shell commands) pass.
+func checkCitation(clientGo, text string) error {
+	if m := citedFile.FindStringSubmatch(text); m != nil {
+		if _, err := os.Stat(filepath.Join(clientGo, m[1])); err != nil {
+			return fmt.Errorf("`%s`: no such file in client-go %s", text, clientGoVersion)
+		}
+		return nil
+	}
+	m := citedIdentifier.FindStringSubmatch(text)
+	if m == nil {
+		return nil
+	}
+	pkgDir, ok := packageDirs[m[1]]
+	if !ok {
+		return nil
+	}
+	decls, err := packageDeclarations(filepath.Join(clientGo, pkgDir))
+	if err != nil {
+		return err
+	}
+	name := m[2]
+	if m[3] != "" {
+		name += "." + m[3]
+	}
+	if !decls[name] {
+		return fmt.Errorf("`%s`: client-go %s declares no %s in %s", text, clientGoVersion, name, pkgDir)
+	}
+	return nil
+}
+
+// TestStageSourcesCiteRealClientGoFiles checks the opening comments of the
+// stages' Go files: every client-go file they say they mirror must exist.
+func TestStageSourcesCiteRealClientGoFiles(t *testing.T) {
+	dir, err := clientGoDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stages, _ := filepath.Glob(filepath.Join(root, "0[1-8]-*"))
+	for _, stage := range stages {
+		filepath.WalkDir(stage, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			header, _, _ := strings.Cut(string(b), "\npackage ")
+			for _, m := range citedFileInGo.FindAllStringSubmatch(header, -1) {
+				if _, err := os.Stat(filepath.Join(dir, m[1])); err != nil {
+					rel, _ := filepath.Rel(root, path)
+					t.Errorf("%s cites %s, which client-go %s does not have", rel, m[1], clientGoVersion)
+				}
+			}
+			return nil
+		})
+	}
+}
