@@ -584,7 +584,7 @@ func identities(items []interface{}) []string {
 
 func identity(obj interface{}) string {
 	pod, ok := obj.(*corev1.Pod)
-	if !ok {
+	if !ok || pod == nil {
 		return fmt.Sprintf("%#v", obj)
 	}
 	key, _ := cache.MetaNamespaceKeyFunc(pod)
@@ -662,3 +662,5 @@ func compareStates(t *testing.T, ours indexer.Indexer, theirs cache.Indexer, con
 		t.Fatalf("%s: the indexers disagree (-client-go +ours):\n%s", context, diff)
 	}
 }
+
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x04)) }
