@@ -12,14 +12,17 @@
 //
 // Every write recomputes the written object's indexed values, with the old
 // object's values computed again to know which buckets to leave. Listers
-// (ListAll, ListAllByNamespace, GenericLister, and the typed
-// listers.ResourceIndexer) read from it.
+// (ListAll, ListAllByNamespace, GenericLister here, and the typed
+// ResourceIndexer in the sub-package listers) read from it, never from the
+// apiserver.
 //
 // It mirrors k8s.io/client-go v0.37.2 tools/cache/store.go (Store, cache,
 // NewStore, NewIndexer, TransactionStore), tools/cache/thread_safe_store.go
 // (ThreadSafeStore, NewThreadSafeStore, storeIndex), tools/cache/index.go
 // (Indexer, Indexers, Indices, IndexFunc, MetaNamespaceIndexFunc, the typed
-// index functions) and tools/cache/listers.go. The key functions (KeyFunc,
+// index functions), tools/cache/listers.go, and the typedIndexer of
+// tools/cache/shared_informer.go (exported here as NewTypedIndexer). The key
+// functions (KeyFunc,
 // KeyError, MetaNamespaceKeyFunc, ExplicitKey, DeletionHandlingMetaNamespaceKeyFunc)
 // come from stage 03.
 //
@@ -36,7 +39,8 @@
 //   - LastStoreSyncResourceVersion always reports the resourceVersion;
 //     client-go reports "" unless the AtomicFIFO feature gate is on (it is by
 //     default since 1.36);
-//   - a Transaction of unknown type is an error, not silently skipped;
+//   - a Transaction of unknown type is an error, not silently skipped, and
+//     AddIndexers refuses a nil IndexFunc;
 //   - left out: the store options (WithTransformer, WithStoreMetrics,
 //     WithThreadSafeStoreMetrics) and the metrics they feed, the
 //     ListAllByNamespace warning log, utiltrace timing of slow transactions;
