@@ -129,8 +129,12 @@ func TestIndexerMatchesClientGoOnRandomOperations(t *testing.T) {
 }
 
 // FuzzIndexerMatchesClientGo lets the fuzzer choose the operations: every
-// byte is one choice. `go test -fuzz FuzzIndexerMatchesClientGo
-// ./04-indexer/` explores; make test runs only the seed corpus below.
+// byte is one choice. make test runs only the seed corpus below; to explore:
+//
+//	go test -run '^$' -fuzz FuzzIndexerMatchesClientGo -fuzzminimizetime 3s ./04-indexer/
+//
+// (An input runs up to 200 steps, so minimizing a new one with the default
+// 60s budget looks like a stall: "execs: N (0/sec)".)
 func FuzzIndexerMatchesClientGo(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0})
 	f.Add([]byte("add update delete replace addindexers transaction bookmark"))

@@ -1,6 +1,7 @@
 package indexer_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -56,5 +57,21 @@ func TestTypedIndexerMatchesClientGo(t *testing.T) {
 	got := ask(ours.TypedIndex, ours.ByTypedIndex)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("typed indexers disagree (-client-go +ours):\n%s", diff)
+	}
+}
+
+func TestIndexFuncToKeyFuncAdapterMatchesClientGo(t *testing.T) {
+	funcs := map[string]func(obj interface{}) ([]string, error){
+		"one value":  func(interface{}) ([]string, error) { return []string{"a"}, nil },
+		"two values": func(interface{}) ([]string, error) { return []string{"a", "b"}, nil },
+		"no value":   func(interface{}) ([]string, error) { return nil, nil },
+		"error":      func(interface{}) ([]string, error) { return nil, errors.New("boom") },
+	}
+	for name, f := range funcs {
+		key, err := indexer.IndexFuncToKeyFuncAdapter(f)(nil)
+		wantKey, wantErr := cache.IndexFuncToKeyFuncAdapter(f)(nil)
+		if key != wantKey || errString(err) != errString(wantErr) {
+			t.Errorf("%s: client-go returned (%q, %v), ours (%q, %v)", name, wantKey, wantErr, key, err)
+		}
 	}
 }
