@@ -1,3 +1,7 @@
+// The queue side of the demo: one DeltaFIFO and one RealFIFO fed the same
+// writes, and a consumer for each that plays the informer's part
+// (tools/cache/controller.go: processDeltas, processReplacedAllInfo).
+
 package main
 
 import (

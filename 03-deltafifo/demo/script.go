@@ -1,3 +1,7 @@
+// The cluster side of the demo: it plays the Reflector by hand
+// (tools/cache/reflector.go: the LIST, the WATCH and the store calls of
+// watchHandler), with stage 01's ListWatch.
+
 package main
 
 import (
