@@ -39,5 +39,5 @@
 //   - RealFIFO.Resync without AtomicEvents reports the error that happened
 //     when queueing a Sync fails; client-go wraps the wrong (nil) variable.
 //   - Queue lists the five ReflectorStore methods itself instead of
-//     embedding stage 02's ReflectorStore, so stage 03 stands alone.
+//     embedding a ReflectorStore interface, so stage 03 stands alone.
 package deltafifo

@@ -14,9 +14,9 @@ import "errors"
 // consumer goroutine reads it with Pop.
 //
 // client-go's Queue embeds ReflectorStore (reflector.go), the write half the
-// Reflector needs. Stage 02 defines our ReflectorStore; stage 03 spells the
-// same five methods out here so that it does not depend on stage 02, and any
-// Queue is a ReflectorStore all the same.
+// Reflector needs. We spell the same five methods out instead, so that this
+// stage does not depend on stage 02; Go interfaces being structural, any
+// Queue still satisfies a ReflectorStore with those methods.
 type Queue interface {
 	// Add, Update and Delete record one watch event.
 	Add(obj interface{}) error
