@@ -13,12 +13,12 @@ import (
 	"informer-from-scratch/internal/demo"
 )
 
-func main() {
-	demo.Main(demo.Options{
-		Stage: 3,
-		Title: "DeltaFIFO and RealFIFO: the same events through both queues",
-	}, run)
+var options = demo.Options{
+	Stage: 3,
+	Title: "DeltaFIFO and RealFIFO: the same events through both queues",
 }
+
+func main() { demo.Main(options, run) }
 
 func run(env *demo.Env) error {
 	tl := env.Timeline
