@@ -18,7 +18,8 @@ var batchable = map[DeltaType]bool{
 
 // PopBatch waits for an item, then removes the longest run of oldest items
 // that can be processed together, and hands it to processBatch (or, if the
-// run is a single item, to processSingle as a one-Delta Deltas). A run ends
+// run is a single item, to processSingle as a one-Delta Deltas). A run ends:
+//
 //   - before the first item of a key already in the run: a batch holds at
 //     most one event per object, so a consumer may apply it in any order;
 //   - at an item that is not batchable (taken alone if it comes first);
