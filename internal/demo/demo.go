@@ -63,8 +63,14 @@ func (e *Env) OnPlayground() bool { return e.Cluster != nil }
 
 // Main runs script as the demo of one stage and exits the process.
 func Main(opts Options, script func(env *Env) error) {
+	// On Ctrl-C the status is 130, the shell's convention for "stopped by
+	// SIGINT". We exit with it rather than re-raising the signal: make, which
+	// also received the SIGINT, then prints one line instead of three.
 	os.Exit(Run(opts, os.Args[1:], os.Stdout, os.Stderr, script))
 }
+
+// exitInterrupted is the conventional status of a program stopped by SIGINT.
+const exitInterrupted = 130
 
 // Run is Main without the exit: it parses args, runs the script and returns
 // the exit status. Tests run whole demos through it.
@@ -126,7 +132,7 @@ func Run(opts Options, args []string, out, errOut io.Writer, script func(env *En
 func fail(ctx context.Context, out, errOut io.Writer, err error) int {
 	if ctx.Err() != nil {
 		fmt.Fprintln(out, "\nInterrupted: stopping cleanly.")
-		return 130
+		return exitInterrupted
 	}
 	fmt.Fprintf(errOut, "\nerror: %v\n", err)
 	return 1
@@ -137,6 +143,9 @@ func startPlayground(ctx context.Context, env *Env, opts playground.Options, err
 	start := time.Now()
 	c, err := playground.Start(ctx, opts)
 	if err != nil {
+		if ctx.Err() != nil {
+			fmt.Fprintln(env.Out, "Playground start abandoned: its processes and directory are removed.")
+		}
 		return nil, fmt.Errorf("starting the playground: %w", err)
 	}
 	cleanup := func() {
