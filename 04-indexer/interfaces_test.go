@@ -22,11 +22,12 @@ import (
 //     relist with atomic events);
 //   - and our Store is a full cache.Store.
 var (
-	_ cache.ReflectorStore  = indexer.Store(nil)
-	_ cache.KeyListerGetter = indexer.Store(nil)
-	_ cache.Store           = indexer.Store(nil)
-	_ cache.ReflectorStore  = indexer.Indexer(nil)
-	_ cache.KeyListerGetter = indexer.Indexer(nil)
+	_ deltafifo.KeyListerGetter = indexer.Store(nil) // stage 03's KnownObjects
+	_ cache.ReflectorStore      = indexer.Store(nil)
+	_ cache.KeyListerGetter     = indexer.Store(nil)
+	_ cache.Store               = indexer.Store(nil)
+	_ cache.ReflectorStore      = indexer.Indexer(nil)
+	_ cache.KeyListerGetter     = indexer.Indexer(nil)
 )
 
 // A Store's Bookmark returns nothing, so neither client-go's store nor ours
