@@ -2,6 +2,8 @@ package processor
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"testing"
@@ -32,6 +34,8 @@ type handlerSpec struct {
 	addAt  time.Duration  // 0: before the informer runs; else added while running
 	// removeAt, if set, removes the handler at that time.
 	removeAt time.Duration
+	// panicOn, if set, makes the handler panic on the calls it matches.
+	panicOn func(call) bool
 }
 
 // sourceOp is a change at the source.
@@ -128,7 +132,11 @@ func (c *clientGoSide) shutdown() { c.source.Shutdown() }
 
 type ourSide struct{ f *feeder }
 
-func newOurSide(sc scenario) *ourSide { return &ourSide{f: newFeeder(sc.informerResync, ProcessorOptions{})} }
+func newOurSide(sc scenario) *ourSide { return newOurSideWithOptions(sc, ProcessorOptions{}) }
+
+func newOurSideWithOptions(sc scenario, opts ProcessorOptions) *ourSide {
+	return &ourSide{f: newFeeder(sc.informerResync, opts)}
+}
 
 func (o *ourSide) seed(pod *corev1.Pod) { o.f.seed(pod) }
 
@@ -144,7 +152,7 @@ func (o *ourSide) addHandler(h handlerSpec, rec *recorder) (<-chan struct{}, fun
 	return reg.HasSyncedChecker().Done(), func() error { return o.f.RemoveEventHandler(reg) }, nil
 }
 
-func (o *ourSide) run(ctx context.Context)            { o.f.Run(ctx) }
+func (o *ourSide) run(ctx context.Context)          { o.f.Run(ctx) }
 func (o *ourSide) apply(op string, pod *corev1.Pod) { o.f.apply(op, pod) }
 func (o *ourSide) shutdown()                        {}
 
@@ -165,6 +173,7 @@ func play(t *testing.T, sc scenario, s side) outcome {
 
 	register := func(h handlerSpec) {
 		rec := newRecorder(start, h.delay)
+		rec.panicOn = h.panicOn
 		done, remove, err := s.addHandler(h, rec)
 		if err != nil {
 			t.Fatalf("adding handler %s: %v", h.name, err)
@@ -288,14 +297,26 @@ func TestDeliveryMatchesClientGoInformer(t *testing.T) {
 			if diff := cmp.Diff(theirs, ours); diff != "" {
 				t.Errorf("handlers saw different calls (-client-go +ours):\n%s", diff)
 			}
-			if testing.Verbose() {
-				for name, calls := range ours.Calls {
-					t.Logf("%s (synced at %v):", name, ours.SyncedAt[name])
-					for _, c := range calls {
-						t.Logf("    %s", c)
-					}
-				}
-			}
+			logOutcome(t, ours)
 		})
+	}
+}
+
+// logOutcome prints an outcome with go test -v: the timelines the chapter
+// talks about.
+func logOutcome(t *testing.T, o outcome) {
+	if !testing.Verbose() {
+		return
+	}
+	names := slices.Sorted(maps.Keys(o.Calls))
+	for _, name := range names {
+		synced := "never synced"
+		if at, ok := o.SyncedAt[name]; ok {
+			synced = fmt.Sprintf("synced at %v", at)
+		}
+		t.Logf("%s (%s):", name, synced)
+		for _, c := range o.Calls[name] {
+			t.Logf("    %s", c)
+		}
 	}
 }

@@ -33,18 +33,18 @@ type ResourceEventHandlerRegistration interface {
 // ResourceEventHandler, using three goroutines, two unbuffered channels and an
 // unbounded ring buffer:
 //
-//	distribute ──Add──▶ addCh ──▶ pop ⇄ pendingNotifications ──▶ nextCh ──▶ run ──▶ handler
+//		distribute ──Add──▶ addCh ──▶ pop ⇄ pendingNotifications ──▶ nextCh ──▶ run ──▶ handler
 //
-//   - Add (called by the distributor) sends on addCh. pop is always ready to
-//     receive, so Add returns almost at once however slow the handler is.
-//   - pop moves notifications from addCh to nextCh, parking them in the ring
-//     while run is busy. It keeps one notification "in hand" and offers it on
-//     nextCh; the select case for nextCh is switched off (nil channel) when
-//     there is nothing to offer.
-//   - run receives from nextCh and calls the handler, one notification at a
-//     time, in order.
-//   - watchSynced, the third goroutine, waits for the source's HasSynced and
-//     tells the sync tracker, which then computes this handler's HasSynced.
+//	  - Add (called by the distributor) sends on addCh. pop is always ready to
+//	    receive, so Add returns almost at once however slow the handler is.
+//	  - pop moves notifications from addCh to nextCh, parking them in the ring
+//	    while run is busy. It keeps one notification "in hand" and offers it on
+//	    nextCh; the select case for nextCh is switched off (nil channel) when
+//	    there is nothing to offer.
+//	  - run receives from nextCh and calls the handler, one notification at a
+//	    time, in order.
+//	  - watchSynced, the third goroutine, waits for the source's HasSynced and
+//	    tells the sync tracker, which then computes this handler's HasSynced.
 //
 // The ring never refuses a notification: a stalled handler makes it grow
 // until the process runs out of memory. That is the price of "never block the

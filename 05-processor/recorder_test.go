@@ -41,6 +41,9 @@ func (c call) isResync() bool { return c.Op == "update" && c.RV == c.OldRV }
 type recorder struct {
 	start time.Time
 	delay time.Duration
+	// panicOn, if set, makes the handler panic (after recording) on the
+	// calls it matches.
+	panicOn func(call) bool
 
 	mu    sync.Mutex
 	calls []call
@@ -57,6 +60,9 @@ func (r *recorder) record(c call) {
 	r.mu.Unlock()
 	if r.delay > 0 {
 		time.Sleep(r.delay)
+	}
+	if r.panicOn != nil && r.panicOn(c) {
+		panic(fmt.Sprintf("handler bug on %s", c))
 	}
 }
 
