@@ -28,7 +28,7 @@ type fanOut struct {
 }
 
 // startOurFanOut starts our processor with the given handlers.
-func startOurFanOut(t *testing.T, handlers []ResourceEventHandler) fanOut {
+func startOurFanOut(t testing.TB, handlers []ResourceEventHandler) fanOut {
 	p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
 	synced := &doneChan{name: "test", ch: make(chan struct{})}
 	close(synced.ch)
@@ -54,7 +54,7 @@ func startOurFanOut(t *testing.T, handlers []ResourceEventHandler) fanOut {
 // startClientGoFanOut drives client-go's sharedProcessor through its only
 // exported door: a running SharedIndexInformer (on an empty source) is itself
 // a ResourceEventHandler whose OnAdd distributes to the registered handlers.
-func startClientGoFanOut(t *testing.T, handlers []cache.ResourceEventHandler) fanOut {
+func startClientGoFanOut(t testing.TB, handlers []cache.ResourceEventHandler) fanOut {
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(context.Context, metav1.ListOptions) (runtime.Object, error) {
 			return &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}}, nil
