@@ -1,5 +1,43 @@
 // Package deltafifo is stage 03: the queues between the Reflector and the
-// informer. It mirrors k8s.io/client-go v0.37.2 tools/cache/delta_fifo.go
-// (DeltaFIFO) and tools/cache/the_real_fifo.go (RealFIFO), and holds the key
-// functions every later stage uses.
+// informer, and the key functions every later stage uses.
+//
+// It mirrors k8s.io/client-go v0.37.2:
+//
+//   - tools/cache/delta_fifo.go: DeltaFIFO, the classic design every older
+//     article describes. Changes are grouped per key (a Deltas), keys leave in
+//     the order they were first queued, a relist (Replace) turns objects it no
+//     longer lists into DeletedFinalStateUnknown tombstones, and a resync
+//     queues Sync deltas from the consumer's store.
+//   - tools/cache/the_real_fifo.go: RealFIFO, what a v0.37 informer uses.
+//     Every event is kept, in arrival order; with AtomicEvents a relist is one
+//     ReplacedAll item and a resync one SyncAll item; Bookmark items carry
+//     resourceVersions; PopBatch hands out runs of distinct objects.
+//   - tools/cache/fifo.go: the Queue and QueueWithBatch interfaces,
+//     PopProcessFunc and ErrFIFOClosed.
+//   - tools/cache/store.go and tools/cache/controller.go: KeyFunc, KeyError,
+//     ExplicitKey, MetaNamespaceKeyFunc, SplitMetaNamespaceKey,
+//     DeletionHandlingMetaNamespaceKeyFunc (keyfunc.go).
+//
+// The exported names and signatures are client-go's, so a reader can swap
+// one package for the other; the tests do exactly that and compare.
+//
+// What it leaves out, on purpose:
+//   - logging, tracing of slow handlers (utiltrace) and the RealFIFO's
+//     metrics (RealFIFOOptions.Logger, Identifier, MetricsProvider): they
+//     change nothing a consumer sees. Errors client-go only logs go to
+//     utilruntime.HandleError here too.
+//   - the deprecated constructors NewDeltaFIFO and NewRealFIFO: use the
+//     ...WithOptions ones.
+//   - the plain FIFO (fifo.go), which no informer uses.
+//
+// What differs, on purpose:
+//   - ReconcileReplacement is exported (client-go's reconcileReplacement is
+//     not) so that stage 06's informer can process ReplacedAll items the way
+//     client-go's processReplacedAllInfo does.
+//   - DeltaFIFO.Replace looks for objects missing from a relist in queue
+//     order, where client-go ranges over a map; the result is the same.
+//   - RealFIFO.Resync without AtomicEvents reports the error that happened
+//     when queueing a Sync fails; client-go wraps the wrong (nil) variable.
+//   - Queue lists the five ReflectorStore methods itself instead of
+//     embedding a ReflectorStore interface, so stage 03 stands alone.
 package deltafifo

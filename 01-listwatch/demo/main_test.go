@@ -1,0 +1,21 @@
+package main
+
+import (
+	"testing"
+
+	"informer-from-scratch/internal/demo/demotest"
+)
+
+// TestDemoRunsToCompletion runs the whole demo on a playground, as
+// `make run-stage 1` does, and checks it exits 0 having shown each step.
+func TestDemoRunsToCompletion(t *testing.T) {
+	demotest.Run(t, options, run,
+		"5 pods in 3 requests",           // the pager made three requests
+		"continue=(none: last page)",     // and stopped at the last page
+		"MODIFIED  stage01/web-1",        // the watch saw the label change
+		"DELETED   stage01/web-2",        // and the deletion
+		"sendInitialEvents=true",         // the WatchList request
+		"k8s.io/initial-events-end=true", // its bookmark
+		"ADDED     stage01/web-7",        // and the stream carried on
+	)
+}

@@ -1,0 +1,280 @@
+package deltafifo
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+	"testing/synctest"
+
+	"github.com/google/go-cmp/cmp"
+	"go.uber.org/goleak"
+	"k8s.io/client-go/tools/cache"
+)
+
+// queueMakers are the four queues the concurrency tests run: each kind, as
+// client-go builds it and as we do.
+var queueMakers = []struct {
+	name           string
+	config         fifoConfig
+	clientGo, ours func(fifoConfig) *queueUnderTest
+}{
+	{"DeltaFIFO", fifoConfig{emitReplaced: true}, clientGoDeltaFIFO, oursDeltaFIFO},
+	{"RealFIFO", fifoConfig{atomic: true, bookmark: true, unlock: true}, clientGoRealFIFO, oursRealFIFO},
+}
+
+// blockingPop records what a Pop blocked on an empty queue does when an
+// item arrives, and when the queue is closed under it.
+func blockingPop(t *testing.T, q *queueUnderTest) []string {
+	var log []string
+	synctest.Test(t, func(t *testing.T) {
+		result := make(chan string, 1)
+		popInBackground := func() {
+			go func() {
+				var got string
+				_, err := q.pop(func(obj interface{}, _ bool) error {
+					got = describe(obj)
+					return nil
+				})
+				if err != nil {
+					got = "error: " + err.Error()
+				}
+				result <- got
+			}()
+		}
+		check := func(when string) {
+			synctest.Wait() // every goroutine is now blocked: Pop has had its chance
+			select {
+			case got := <-result:
+				log = append(log, when+": "+got)
+			default:
+				log = append(log, when+": still blocked")
+			}
+		}
+
+		popInBackground()
+		check("empty queue")
+		if err := q.add(q.build(pod("a", 1))); err != nil {
+			t.Fatal(err)
+		}
+		check("after Add")
+		popInBackground()
+		check("empty again")
+		q.close()
+		check("after Close")
+	})
+	return log
+}
+
+func TestPopBlocksUntilAnItemArrivesOrTheQueueCloses(t *testing.T) {
+	for _, m := range queueMakers {
+		t.Run(m.name, func(t *testing.T) {
+			want := blockingPop(t, m.clientGo(m.config))
+			if diff := cmp.Diff(want, blockingPop(t, m.ours(m.config))); diff != "" {
+				t.Errorf("a blocked Pop behaves differently (-client-go +ours):\n%s", diff)
+			}
+		})
+	}
+}
+
+// addDuringProcess has process queue another object, as the Reflector would
+// while a slow handler runs. That only works if Pop released the lock.
+func addDuringProcess(t *testing.T, q *queueUnderTest) []string {
+	t.Helper()
+	var log []string
+	if err := q.add(q.build(pod("a", 1))); err != nil {
+		t.Fatal(err)
+	}
+	_, err := q.pop(func(obj interface{}, _ bool) error {
+		log = append(log, "process: "+describe(obj))
+		return q.add(q.build(pod("b", 2)))
+	})
+	log = append(log, "pop error: "+errString(err))
+	_, err = q.pop(func(obj interface{}, _ bool) error {
+		log = append(log, "process: "+describe(obj))
+		return nil
+	})
+	return append(log, "pop error: "+errString(err))
+}
+
+func TestUnlockWhileProcessingLetsWritesInDuringProcess(t *testing.T) {
+	c := fifoConfig{atomic: true, unlock: true}
+	want := addDuringProcess(t, clientGoRealFIFO(c))
+	if diff := cmp.Diff(want, addDuringProcess(t, oursRealFIFO(c))); diff != "" {
+		t.Errorf("(-client-go +ours):\n%s", diff)
+	}
+}
+
+// Without UnlockWhileProcessing process runs under the queue's lock, which
+// is what lets a DeltaFIFO's consumer update KnownObjects safely. client-go
+// only documents this; we check ours directly.
+func TestProcessRunsUnderTheLockWithoutUnlockWhileProcessing(t *testing.T) {
+	d := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+	r := NewRealFIFOWithOptions(RealFIFOOptions{AtomicEvents: true})
+	for name, q := range map[string]interface {
+		Add(interface{}) error
+		Pop(PopProcessFunc) (interface{}, error)
+	}{"DeltaFIFO": d, "RealFIFO": r} {
+		lock := map[string]*sync.Mutex{"DeltaFIFO": &d.lock, "RealFIFO": &r.lock}[name]
+		if err := q.Add(newPod("a", 1)); err != nil {
+			t.Fatal(err)
+		}
+		_, _ = q.Pop(func(interface{}, bool) error {
+			if lock.TryLock() {
+				lock.Unlock()
+				t.Errorf("%s: process ran without the queue's lock held", name)
+			}
+			return nil
+		})
+	}
+}
+
+// consumeConcurrently runs a producer (the Reflector's role) and a consumer
+// (the informer's) on separate goroutines, then closes the queue; the
+// consumer drains it and stops on ErrFIFOClosed. It returns the consumer's
+// store at the end.
+func consumeConcurrently(t *testing.T, q *queueUnderTest, script []op) []string {
+	t.Helper()
+	store := map[string]string{} // key → object, as the consumer saw it
+	apply := func(ds Deltas) {
+		for _, d := range ds {
+			switch d.Type {
+			case ReplacedAll:
+				clear(store)
+				for _, o := range replacedAllObjects(d.Object) {
+					store[testKey(o)] = describe(o)
+				}
+			case Added, Updated, Replaced, Sync:
+				store[testKey(d.Object)] = describe(d.Object)
+			case Deleted:
+				delete(store, testKey(d.Object))
+			}
+		}
+	}
+
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			_, err := q.pop(func(obj interface{}, _ bool) error {
+				ds, _ := q.asDeltas(obj)
+				apply(ds)
+				if q.known != nil {
+					return q.known.apply(ds)
+				}
+				return nil
+			})
+			if errors.Is(err, ErrFIFOClosed) || errors.Is(err, cache.ErrFIFOClosed) {
+				return
+			}
+		}
+	})
+	for _, o := range script {
+		var err error
+		switch o.kind {
+		case opAdd:
+			err = q.add(q.build(o.obj))
+		case opUpdate:
+			err = q.update(q.build(o.obj))
+		case opDelete:
+			err = q.del(q.build(o.obj))
+		case opReplace:
+			objs := make([]interface{}, len(o.list))
+			for i, s := range o.list {
+				objs[i] = q.build(s)
+			}
+			err = q.replace(objs, o.rv)
+		}
+		if err != nil {
+			t.Errorf("%s: %v", o, err)
+		}
+	}
+	q.close()
+	wg.Wait()
+
+	var out []string
+	for k, v := range store {
+		out = append(out, k+"="+v)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// replacedAllObjects is the list a ReplacedAll delta carries, from either
+// package.
+func replacedAllObjects(obj interface{}) []interface{} {
+	switch o := obj.(type) {
+	case ReplacedAllInfo:
+		return o.Objects
+	case cache.ReplacedAllInfo:
+		return o.Objects
+	}
+	return nil
+}
+
+// testKey is the key of a pod or a tombstone, from either package.
+func testKey(obj interface{}) string {
+	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		return d.Key
+	}
+	k, _ := DeletionHandlingMetaNamespaceKeyFunc(obj)
+	return k
+}
+
+// TestConcurrentConsumerEndsWithTheServersState runs the two goroutines for
+// real (under -race): whatever the interleaving, the consumer must end with
+// the producer's final state, on our queues as on client-go's. A relist that
+// leaves one object out stands for a deletion missed while disconnected.
+func TestConcurrentConsumerEndsWithTheServersState(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	r := rand.New(rand.NewPCG(3, 3))
+	truth := map[string]spec{}
+	var script []op
+	rv := 0
+	for range 300 {
+		rv++
+		s := pod(testNames[r.IntN(4)], rv) // not "e": no transformer here anyway
+		_, exists := truth[s.name]
+		switch r.IntN(10) {
+		case 0:
+			// Relist, missing one object.
+			var list []spec
+			for _, name := range testNames {
+				if o, ok := truth[name]; ok && name != s.name {
+					list = append(list, o)
+				}
+			}
+			delete(truth, s.name)
+			script = append(script, replace(fmt.Sprint(rv), list...))
+		case 1, 2:
+			if exists {
+				delete(truth, s.name)
+				script = append(script, del(s))
+			}
+		default:
+			truth[s.name] = s
+			if exists {
+				script = append(script, update(s))
+			} else {
+				script = append(script, add(s))
+			}
+		}
+	}
+	var want []string
+	for _, s := range truth {
+		want = append(want, testNamespace+"/"+s.name+"="+s.String())
+	}
+	slices.Sort(want)
+
+	for _, m := range queueMakers {
+		t.Run(m.name, func(t *testing.T) {
+			if diff := cmp.Diff(want, consumeConcurrently(t, m.clientGo(m.config), script)); diff != "" {
+				t.Errorf("client-go's consumer did not end with the final state (-want +client-go):\n%s", diff)
+			}
+			if diff := cmp.Diff(want, consumeConcurrently(t, m.ours(m.config), script)); diff != "" {
+				t.Errorf("our consumer did not end with the final state (-want +ours):\n%s", diff)
+			}
+		})
+	}
+}

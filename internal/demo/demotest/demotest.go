@@ -1,0 +1,30 @@
+// Package demotest runs a whole stage demo inside a test, on a playground, as
+// `make run-stage N` does, so that a demo that stops working fails `make test`.
+package demotest
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"informer-from-scratch/internal/demo"
+)
+
+// Run runs the demo with no flags (so on a fresh playground, whatever
+// KUBECONFIG says), fails the test unless it exits 0, checks that its output
+// contains every string in want, and returns the output for further checks.
+func Run(t *testing.T, opts demo.Options, script func(*demo.Env) error, want ...string) string {
+	t.Helper()
+	t.Setenv("KUBECONFIG", "")
+	var out, errOut bytes.Buffer
+	if code := demo.Run(opts, nil, &out, &errOut, script); code != 0 {
+		t.Fatalf("exit code %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
+	}
+	want = append(want, "Playground stopped") // and everything was cleaned up
+	for _, w := range want {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("output lacks %q:\n%s", w, out.String())
+		}
+	}
+	return out.String()
+}
