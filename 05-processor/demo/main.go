@@ -9,12 +9,12 @@ import (
 	"informer-from-scratch/internal/demo"
 )
 
-func main() {
-	demo.Main(demo.Options{
-		Stage: 5,
-		Title: "sharedProcessor and processorListener: one stream, three handlers, each at its own pace",
-	}, run)
+var options = demo.Options{
+	Stage: 5,
+	Title: "sharedProcessor and processorListener: one stream, three handlers, each at its own pace",
 }
+
+func main() { demo.Main(options, run) }
 
 func run(env *demo.Env) error {
 	s := &script{env: env, tl: env.Timeline}
