@@ -182,7 +182,10 @@ func (p *SharedProcessor) Run(ctx context.Context) {
 			p.wg.Start(listener.pop)
 		}
 		p.listenersStarted = true
-		p.listenersRCond.Signal()
+		// Broadcast, not client-go's Signal: Signal wakes one waiting
+		// Distribute, which is enough when the informer serializes them,
+		// but would leave a second concurrent caller blocked for ever.
+		p.listenersRCond.Broadcast()
 	}()
 	<-ctx.Done()
 
@@ -193,8 +196,8 @@ func (p *SharedProcessor) Run(ctx context.Context) {
 	}
 	p.listeners = nil
 	p.listenersStarted = false
-	// Wake a Distribute still waiting for the start.
-	p.listenersRCond.Signal()
+	// Wake any Distribute still waiting for the start.
+	p.listenersRCond.Broadcast()
 
 	p.wg.Wait()
 }

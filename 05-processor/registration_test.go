@@ -200,6 +200,37 @@ func TestDistributeBeforeRunWaitsForTheListeners(t *testing.T) {
 	})
 }
 
+// TestConcurrentDistributesBeforeRunAllProceed: several callers waiting for
+// the start must all be let through. client-go wakes only one (Signal),
+// which its informer never notices because it serializes distribute calls;
+// ours broadcasts.
+func TestConcurrentDistributesBeforeRunAllProceed(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
+		synced := &doneChan{name: "x", ch: make(chan struct{})}
+		close(synced.ch)
+		var mu sync.Mutex
+		calls := 0
+		l, _ := NewProcessListener(ResourceEventHandlerFuncs{AddFunc: func(any) { mu.Lock(); calls++; mu.Unlock() }}, 0, 0, time.Now(), 1, synced)
+		p.AddListener(l)
+		var distributors sync.WaitGroup
+		for range 5 {
+			distributors.Go(func() { p.Distribute(AddNotification{NewObj: 1}, false) })
+		}
+		synctest.Wait() // all five wait for the start
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		wg.Go(func() { p.Run(ctx) })
+		distributors.Wait()
+		synctest.Wait()
+		cancel()
+		wg.Wait()
+		if calls != 5 {
+			t.Errorf("the handler got %d of the 5 notifications distributed before Run", calls)
+		}
+	})
+}
+
 func TestDistributeNilIsReportedNotDelivered(t *testing.T) {
 	var logged []string
 	old := utilruntime.ErrorHandlers
