@@ -26,6 +26,9 @@
 //   - ProcessorOptions.OnHandlerPanic, an opt-in "log and keep going" for
 //     panicking handlers; by default a panic crashes the process, as in
 //     client-go;
+//   - Run wakes every Distribute waiting for the start (Broadcast), where
+//     client-go wakes one (Signal) and relies on its informer serializing
+//     calls;
 //   - notifications are a sealed Notification interface, not interface{};
 //   - constructors return errors for nil handlers and negative resync periods;
 //   - the typed handler variants (TypedResourceEventHandler and friends),
