@@ -1,3 +1,8 @@
+// A stand-in for the informer around the processor, loosely following
+// k8s.io/client-go v0.37.2 tools/cache/shared_informer.go
+// (AddEventHandlerWithOptions, OnAdd/OnUpdate/OnDelete) and the resync timer
+// of tools/cache/reflector.go (startResync). Stage 06 builds the real one.
+
 package main
 
 import (
