@@ -41,7 +41,9 @@ type ProcessorOptions struct {
 // sent to a listener whose goroutines do not exist yet.
 type SharedProcessor struct {
 	listenersStarted bool
-	listenersLock    sync.RWMutex
+	// stopped is set when Run returns: a stopped processor never restarts.
+	stopped       bool
+	listenersLock sync.RWMutex
 	// listenersRCond wakes a Distribute that arrived before Run. Its Locker
 	// is the read side of listenersLock: Wait must hold a read lock.
 	listenersRCond *sync.Cond
@@ -70,6 +72,14 @@ func (p *SharedProcessor) AddListener(listener *ProcessorListener) (ResourceEven
 	p.listenersLock.Lock()
 	defer p.listenersLock.Unlock()
 
+	if p.stopped {
+		// client-go would register it and never start it, after which
+		// every Distribute waits for ever; its informer refuses new
+		// handlers once stopped, so this only matters to direct callers.
+		utilruntime.HandleError(fmt.Errorf("processor: AddListener after the processor stopped: handler %s not added", listener.handlerName))
+		close(listener.runFinished)
+		return listener, false
+	}
 	if p.listeners == nil {
 		p.listeners = make(map[*ProcessorListener]bool)
 	}
@@ -196,6 +206,7 @@ func (p *SharedProcessor) Run(ctx context.Context) {
 	}
 	p.listeners = nil
 	p.listenersStarted = false
+	p.stopped = true
 	// Wake any Distribute still waiting for the start.
 	p.listenersRCond.Broadcast()
 

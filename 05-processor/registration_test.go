@@ -231,6 +231,36 @@ func TestConcurrentDistributesBeforeRunAllProceed(t *testing.T) {
 	})
 }
 
+// TestAddListenerAfterStopIsReported: a stopped processor cannot start a new
+// listener; ours says so and keeps Distribute from waiting for ever.
+func TestAddListenerAfterStopIsReported(t *testing.T) {
+	var logged []string
+	old := utilruntime.ErrorHandlers
+	utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{func(_ context.Context, err error, _ string, _ ...any) {
+		logged = append(logged, err.Error())
+	}}
+	defer func() { utilruntime.ErrorHandlers = old }()
+	synctest.Test(t, func(t *testing.T) {
+		p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		wg.Go(func() { p.Run(ctx) })
+		synctest.Wait()
+		cancel()
+		wg.Wait()
+		synced := &doneChan{name: "x", ch: make(chan struct{})}
+		l, _ := NewProcessListener(ResourceEventHandlerFuncs{}, 0, 0, time.Now(), 1, synced)
+		if _, started := p.AddListener(l); started {
+			t.Error("AddListener on a stopped processor reported it running")
+		}
+		<-l.ShutdownChan()                              // closed: nothing will ever call the handler
+		p.Distribute(AddNotification{NewObj: 1}, false) // returns: no listener to wait for
+	})
+	if len(logged) != 1 || !strings.Contains(logged[0], "after the processor stopped") {
+		t.Errorf("logged %q", logged)
+	}
+}
+
 func TestDistributeNilIsReportedNotDelivered(t *testing.T) {
 	var logged []string
 	old := utilruntime.ErrorHandlers
