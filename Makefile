@@ -96,4 +96,6 @@ playground-binaries:
 ## playground-up: run a playground in the foreground and print its KUBECONFIG line
 .PHONY: playground-up
 playground-up:
-	@$(GO) run ./cmd/playground up $(ARGS)
+	@mkdir -p .bin
+	@$(GO) build -o .bin/playground ./cmd/playground
+	@exec ./.bin/playground up $(ARGS)

@@ -38,8 +38,12 @@ func (s *script) createPod(name string) error {
 // listInPages runs the pager and returns the resourceVersion of the snapshot.
 func (s *script) listInPages(lw *listwatch.ListWatch) (string, error) {
 	tl := s.env.Timeline
+	size := int64(pageSize)
+	if !s.env.Writes {
+		size = 100 // a real cluster may have thousands of pods
+	}
 	tl.Step("LIST in pages",
-		fmt.Sprintf("The pager asks for %d pods at a time (limit). Each answer carries a continue token until", pageSize),
+		fmt.Sprintf("The pager asks for %d pods at a time (limit). Each answer carries a continue token until", size),
 		"the last page; every page comes from the snapshot the first page pinned, so the list is consistent.",
 		`resourceVersion is unset on the first page: a consistent read of the newest data.`)
 	page := 0
@@ -61,10 +65,7 @@ func (s *script) listInPages(lw *listwatch.ListWatch) (string, error) {
 		}
 		return obj, nil
 	})
-	p.PageSize = pageSize
-	if !s.env.Writes {
-		p.PageSize = 100 // a real cluster may have thousands of pods
-	}
+	p.PageSize = size
 	list, paginated, err := p.List(s.env.Ctx, metav1.ListOptions{})
 	if err != nil {
 		return "", fmt.Errorf("LIST: %w", err)

@@ -94,7 +94,7 @@ func up(ctx context.Context, args []string) error {
 	fmt.Printf("  export KUBECONFIG=%s\n", c.Kubeconfig)
 	fmt.Printf("  export PATH=%s:$PATH   # the kubectl built from the same Kubernetes version\n", filepath.Dir(bins.Kubectl))
 	fmt.Println("  kubectl get pods -A")
-	fmt.Println("  make run-stage 1 ARGS=--wait   # any stage demo, against this playground")
+	fmt.Println("  make run-stage 1 ARGS=--write  # any stage demo against this playground; without --write it only reads")
 	fmt.Println("\nPress Ctrl-C to stop.")
 	<-ctx.Done()
 	return nil
