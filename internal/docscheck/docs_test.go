@@ -152,8 +152,8 @@ func checkCitation(clientGo, text string) error {
 		return nil
 	}
 	pkgDir, ok := packageDirs[m[1]]
-	if !ok {
-		return nil
+	if !ok || (m[2] == "go" && m[3] == "") {
+		return nil // not a package we cite, or a file name such as `pager.go`
 	}
 	decls, err := packageDeclarations(filepath.Join(clientGo, pkgDir))
 	if err != nil {

@@ -1,0 +1,24 @@
+package main
+
+import (
+	"regexp"
+	"testing"
+
+	"informer-from-scratch/internal/demo/demotest"
+)
+
+// TestDemoRunsToCompletion runs the whole demo on a playground, as
+// `make run-stage 5` does, and checks it exits 0 having shown each step.
+func TestDemoRunsToCompletion(t *testing.T) {
+	out := demotest.Run(t, options, run,
+		"slow       SYNCED",              // the slow handler's HasSynced flipped, late
+		"RESYNC    5 pods",               // a resync tick
+		"(resync: same object replayed)", // delivered to the resync handler
+		"99998 pending",                  // the ring took 100,000 notifications
+		"capacity still 131072 slots",    // and kept its array
+	)
+	// The slow handler fell behind while the others did not.
+	if !regexp.MustCompile(`DEPTH +fast=0 slow=[1-9]\d* resync=0`).MatchString(out) {
+		t.Errorf("no ring row shows the slow handler behind and the others caught up:\n%s", out)
+	}
+}

@@ -1,0 +1,277 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/clock"
+
+	listwatch "informer-from-scratch/01-listwatch"
+	processor "informer-from-scratch/05-processor"
+	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/timeline"
+)
+
+const (
+	slowDelay    = 400 * time.Millisecond
+	resyncPeriod = 5 * time.Second
+)
+
+// script holds what the steps share.
+type script struct {
+	env *demo.Env
+	tl  *timeline.Timeline
+	ns  string
+
+	inf       *standIn
+	handlers  []*handler // fast, slow, resync
+	listeners []*processor.ProcessorListener
+	cancel    context.CancelFunc
+	runDone   chan error
+	stopOnce  sync.Once
+}
+
+func (s *script) setScene() error {
+	if !s.env.Writes {
+		s.ns = "kube-system"
+		s.tl.Step("Read-only on a real cluster",
+			"The demo lists and watches the pods of kube-system and changes nothing;",
+			"the notifications are whatever the cluster does meanwhile.")
+		return nil
+	}
+	s.tl.Step("Set the scene", "A namespace and three pods, so the initial list has something in it.")
+	var err error
+	if s.ns, err = s.env.Namespace("stage05"); err != nil {
+		return err
+	}
+	for i := 1; i <= 3; i++ {
+		if err := s.createPod(fmt.Sprintf("web-%d", i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *script) createPod(name string) error {
+	_, err := s.env.Client.CoreV1().Pods(s.ns).Create(s.env.Ctx, demo.Pod(s.ns, name, map[string]string{"app": "web"}), metav1.CreateOptions{})
+	return err
+}
+
+// slowDelay is the slow handler's time per call: shorter on a real cluster,
+// whose kube-system may hold many pods for it to get through.
+func (s *script) slowDelay() time.Duration {
+	if !s.env.Writes {
+		return 50 * time.Millisecond
+	}
+	return slowDelay
+}
+
+func (s *script) registerAndStart() error {
+	s.tl.Step("Register three handlers, then start",
+		"fast: returns at once. slow: takes 400ms per call. resync: fast, and asks for its own 5s resync.",
+		"The informer's default resync is 1m; the 5s request, made before the start, lowers the resync",
+		"check period to 5s. fast and slow ask for 0: no resync for them.")
+	lw := listwatch.NewFilteredListWatchFromClient(s.env.Client.CoreV1().RESTClient(), "pods", s.ns, func(*metav1.ListOptions) {})
+	s.inf = newStandIn(lw, s.tl, time.Minute)
+	for _, h := range []struct {
+		name   string
+		delay  time.Duration
+		resync time.Duration
+	}{{"fast", 0, 0}, {"slow", s.slowDelay(), 0}, {"resync", 0, resyncPeriod}} {
+		hd := &handler{name: h.name, delay: h.delay, tl: s.tl}
+		l, err := s.inf.addEventHandler(hd, h.resync)
+		if err != nil {
+			return err
+		}
+		s.handlers, s.listeners = append(s.handlers, hd), append(s.listeners, l)
+	}
+	s.tl.Note("resync periods: fast=%v slow=%v resync=%v; the stand-in checks every %v",
+		s.listeners[0].ResyncPeriod(), s.listeners[1].ResyncPeriod(), s.listeners[2].ResyncPeriod(), s.inf.checkPeriod)
+
+	ctx, cancel := context.WithCancel(s.env.Ctx)
+	s.cancel, s.runDone = cancel, make(chan error, 1)
+	go func() { s.runDone <- s.inf.run(ctx) }()
+
+	// Each registration's HasSynced: the source has synced AND this handler
+	// has returned from OnAdd for every initial-list item.
+	var wg sync.WaitGroup
+	for i, l := range s.listeners {
+		wg.Go(func() {
+			select {
+			case <-l.HasSyncedChecker().Done():
+				s.tl.Event(s.handlers[i].name, "SYNCED", "HasSynced() = true", "every initial add handled")
+			case <-ctx.Done():
+			}
+		})
+	}
+	wg.Wait()
+	return s.env.Ctx.Err()
+}
+
+func (s *script) burst() error {
+	s.tl.Step("A burst: the slow handler falls behind, the others do not wait",
+		"Five changes in a row. Distribute hands each to all three listeners and returns at once;",
+		"slow's notifications wait in its ring while it works. \"ring\" rows show each ring's depth",
+		"(not counting the one pop holds and the one run is handling).")
+	gaugeCtx, stopGauge := context.WithCancel(s.env.Ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() { s.gauge(gaugeCtx) })
+	defer func() { stopGauge(); wg.Wait() }()
+
+	if s.env.Writes {
+		pods := s.env.Client.CoreV1().Pods(s.ns)
+		for _, name := range []string{"web-4", "web-5"} {
+			if err := s.createPod(name); err != nil {
+				return err
+			}
+		}
+		for _, name := range []string{"web-1", "web-2", "web-3"} {
+			if _, err := pods.Patch(s.env.Ctx, name, "application/merge-patch+json",
+				[]byte(`{"metadata":{"labels":{"tier":"gold"}}}`), metav1.PatchOptions{}); err != nil {
+				return err
+			}
+		}
+	} else {
+		time.Sleep(5 * time.Second)
+	}
+	return s.waitDrained(20 * time.Second)
+}
+
+// gauge prints the depth of each listener's ring whenever it changes.
+func (s *script) gauge(ctx context.Context) {
+	t := time.NewTicker(150 * time.Millisecond)
+	defer t.Stop()
+	last := ""
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		now := fmt.Sprintf("fast=%d slow=%d resync=%d", s.listeners[0].PendingNotifications(),
+			s.listeners[1].PendingNotifications(), s.listeners[2].PendingNotifications())
+		if now != last {
+			s.tl.Event("ring", "DEPTH", now, fmt.Sprintf("slow's ring capacity %d", s.listeners[1].BufferCapacity()))
+			last = now
+		}
+	}
+}
+
+// waitDrained waits until no ring holds anything and the slow handler has been
+// idle for longer than one of its calls.
+func (s *script) waitDrained(timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	lastCalls, quietSince := s.handlers[1].calls.Load(), time.Now()
+	for time.Now().Before(deadline) {
+		if err := s.env.Ctx.Err(); err != nil {
+			return err
+		}
+		time.Sleep(50 * time.Millisecond)
+		if c := s.handlers[1].calls.Load(); c != lastCalls {
+			lastCalls, quietSince = c, time.Now()
+			continue
+		}
+		if s.listeners[1].PendingNotifications() == 0 && time.Since(quietSince) > s.slowDelay()+200*time.Millisecond {
+			return nil
+		}
+	}
+	return fmt.Errorf("the slow handler did not catch up within %s", timeout)
+}
+
+func (s *script) resync() error {
+	s.tl.Step("Resync: a replay of the cache, only for the handler that asked",
+		"On the check tick the processor asks each listener whether its resync is due (ShouldResync),",
+		"then the cache is replayed as updates whose old and new objects are the same. Those sync",
+		"notifications go only to the due listeners: fast and slow get nothing. This is not a relist:",
+		"no request goes to the apiserver.")
+	before := s.handlers[2].calls.Load()
+	deadline := time.Now().Add(resyncPeriod + time.Second)
+	for s.handlers[2].calls.Load() == before {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("no resync within %s", resyncPeriod+time.Second)
+		}
+		if err := s.env.Ctx.Err(); err != nil {
+			return err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // let the replay finish printing
+	return nil
+}
+
+// stop ends the processor: each listener's addCh is closed, pop returns and
+// closes nextCh, run returns after the call in progress.
+func (s *script) stop() {
+	s.stopOnce.Do(func() {
+		if s.cancel == nil {
+			return
+		}
+		s.tl.Step("Stop", "Cancelling the context stops the processor: pop returns when addCh closes, run when nextCh does.")
+		s.cancel()
+		if err := <-s.runDone; err != nil {
+			s.tl.Note("the stand-in informer ended with: %v", err)
+		}
+		for i, l := range s.listeners {
+			<-l.ShutdownChan()
+			s.tl.Event(s.handlers[i].name, "STOPPED", "ShutdownChan closed", fmt.Sprintf("%d calls in all", s.handlers[i].calls.Load()))
+		}
+	})
+}
+
+// bufferCost fills one listener's ring with 100,000 notifications while its
+// handler is stuck, then lets it drain: the ring's array does not shrink.
+func (s *script) bufferCost() error {
+	const n = 100_000
+	s.tl.Step("What the unbounded buffer costs (no apiserver: notifications made up in memory)",
+		fmt.Sprintf("A second processor, one handler stuck in its first call, %d notifications.", n),
+		"Distribute never blocks, so the ring takes them all, doubling its array as it goes.")
+	p := processor.NewSharedProcessor(clock.RealClock{}, processor.ProcessorOptions{})
+	gate := make(chan struct{})
+	var handled sync.WaitGroup
+	handled.Add(n)
+	stuck := processor.ResourceEventHandlerFuncs{AddFunc: func(any) {
+		<-gate
+		handled.Done()
+	}}
+	synced := &syncedChecker{ch: make(chan struct{})}
+	close(synced.ch)
+	l, err := processor.NewProcessListener(stuck, 0, 0, time.Now(), processor.InitialBufferSize, synced)
+	if err != nil {
+		return err
+	}
+	p.AddListener(l)
+	ctx, cancel := context.WithCancel(s.env.Ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() { p.Run(ctx) })
+	defer func() { cancel(); wg.Wait() }()
+
+	start := time.Now()
+	for i := range n {
+		p.Distribute(processor.AddNotification{NewObj: i}, false)
+	}
+	for l.PendingNotifications() != n-2 {
+		time.Sleep(time.Millisecond)
+	}
+	s.tl.Event("ring", "DEPTH", fmt.Sprintf("%d pending", l.PendingNotifications()),
+		fmt.Sprintf("capacity %d slots (1024 doubled %d times); distributing took %s",
+			l.BufferCapacity(), doublings(l.BufferCapacity()), time.Since(start).Round(time.Millisecond)))
+	close(gate)
+	handled.Wait()
+	s.tl.Event("ring", "DRAINED", "0 pending",
+		fmt.Sprintf("capacity still %d slots: RingGrowing never shrinks, the array (%d KiB of slots) stays",
+			l.BufferCapacity(), l.BufferCapacity()*16/1024))
+	s.tl.Note("A handler that stalls for good makes the ring grow until the process runs out of memory.")
+	return nil
+}
+
+func doublings(c int64) int {
+	d := 0
+	for c > processor.InitialBufferSize {
+		c /= 2
+		d++
+	}
+	return d
+}

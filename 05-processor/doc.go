@@ -1,0 +1,41 @@
+// Package processor is stage 05: how one stream of notifications reaches many
+// event handlers, each at its own pace.
+//
+// An informer keeps one cache and one watch, but many controllers want to
+// hear about changes. The SharedProcessor gives each registered
+// ResourceEventHandler a ProcessorListener: a goroutine pair with an unbounded
+// ring buffer (RingGrowing) in between, so the distributor never waits for a
+// slow handler, and no handler misses or reorders a notification. Each
+// listener also carries its own resync period (ShouldResync decides who gets a
+// replay of the cache) and its own HasSynced (SingleFileTracker: has this
+// handler seen the whole initial list?).
+//
+// It mirrors k8s.io/client-go v0.37.2 tools/cache/shared_informer.go
+// (sharedProcessor, processorListener, the notifications, the resync period
+// rules, ResourceEventHandlerRegistration), tools/cache/controller.go (the
+// handler interface and adapters), tools/cache/synctrack/synctrack.go
+// (SingleFileTracker) and k8s.io/utils buffer/ring_growing.go (the ring).
+// Names client-go keeps unexported are exported here (SharedProcessor,
+// ProcessorListener, AddNotification…) because stage 06's informer, in another
+// package, drives them.
+//
+// Left out or changed on purpose (see docs/en/05-processor.md, "Differences"):
+//   - the informer around it: who calls Distribute, ShouldResync and the
+//     late-join replay is stage 06; HandlerResyncPeriod holds the informer's
+//     resync arithmetic so both can share it;
+//   - ProcessorOptions.OnHandlerPanic, an opt-in "log and keep going" for
+//     panicking handlers; by default a panic crashes the process, as in
+//     client-go;
+//   - Run wakes every Distribute waiting for the start (Broadcast), where
+//     client-go wakes one (Signal) and relies on its informer serializing
+//     calls;
+//   - notifications are a sealed Notification interface, not interface{};
+//   - constructors return errors for nil handlers and negative resync periods,
+//     and AddListener on a stopped processor logs an error instead of
+//     registering a listener that would never start;
+//   - the typed handler variants (TypedResourceEventHandler and friends),
+//     per-handler loggers, the utiltrace of slow handlers and
+//     ShutDownEventHandler (an informer function);
+//   - PendingNotifications, BufferCapacity and ResyncPeriod are ours, for the
+//     demo and tests.
+package processor

@@ -1,0 +1,214 @@
+// Mirrors k8s.io/client-go v0.37.2 tools/cache/shared_informer.go: sharedProcessor,
+// addListener, removeListener, getListener, distribute, run, shouldResync,
+// resyncCheckPeriodChanged.
+
+package processor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/utils/clock"
+)
+
+// ProcessorOptions configure a SharedProcessor. The zero value behaves like
+// client-go.
+type ProcessorOptions struct {
+	// OnHandlerPanic, when set, makes every listener recover a panicking
+	// handler, report it here (LogAndContinue logs it), skip the notification
+	// and go on. DIFFERENCE from client-go: there a handler's panic crashes
+	// the process unless the whole process sets utilruntime.ReallyCrash =
+	// false, and even then the listener pauses a second after each panic and
+	// a panic on an initial-list item leaves HasSynced false for ever.
+	// Leave it nil to get client-go's behaviour.
+	OnHandlerPanic func(HandlerPanic)
+}
+
+// SharedProcessor fans notifications out to its listeners, one per registered
+// handler. There are two kinds of distribution:
+//
+//   - ordinary notifications (adds, updates, deletes) go to every listener;
+//   - sync notifications (a resync replaying the cache) go only to the
+//     listeners whose resync was found due by the last ShouldResync. The map
+//     value remembers that answer per listener.
+//
+// Distribute never waits for a handler: each listener buffers without bound.
+// It does wait, once, for Run to have started the listeners, so nothing is
+// sent to a listener whose goroutines do not exist yet.
+type SharedProcessor struct {
+	listenersStarted bool
+	// stopped is set when Run returns: a stopped processor never restarts.
+	stopped       bool
+	listenersLock sync.RWMutex
+	// listenersRCond wakes a Distribute that arrived before Run. Its Locker
+	// is the read side of listenersLock: Wait must hold a read lock.
+	listenersRCond *sync.Cond
+	// listeners maps each listener to "is it due for the resync in progress".
+	listeners map[*ProcessorListener]bool
+	clock     clock.PassiveClock
+	wg        wait.Group
+
+	onHandlerPanic func(HandlerPanic)
+}
+
+// NewSharedProcessor returns a processor that reads the time from clk (only
+// Now is needed: resync due dates); tests pass a fake clock.
+func NewSharedProcessor(clk clock.PassiveClock, opts ProcessorOptions) *SharedProcessor {
+	p := &SharedProcessor{clock: clk, onHandlerPanic: opts.OnHandlerPanic}
+	p.listenersRCond = sync.NewCond(p.listenersLock.RLocker())
+	return p
+}
+
+// AddListener registers a listener and returns it as its registration, and
+// whether the processor was already running. If it was, the listener's run and
+// pop goroutines start now, but not its watchSynced: the caller must first
+// Add the synthetic initial list (so HasSynced counts it), then call
+// StartWatchSynced. If not, Run starts all three.
+func (p *SharedProcessor) AddListener(listener *ProcessorListener) (ResourceEventHandlerRegistration, bool) {
+	p.listenersLock.Lock()
+	defer p.listenersLock.Unlock()
+
+	if p.stopped {
+		// client-go would register it and never start it, after which
+		// every Distribute waits for ever; its informer refuses new
+		// handlers once stopped, so this only matters to direct callers.
+		utilruntime.HandleError(fmt.Errorf("processor: AddListener after the processor stopped: handler %s not added", listener.handlerName))
+		close(listener.runFinished)
+		return listener, false
+	}
+	if p.listeners == nil {
+		p.listeners = make(map[*ProcessorListener]bool)
+	}
+	if _, exists := p.listeners[listener]; exists {
+		// Registered twice: starting its goroutines twice would deliver
+		// each notification to two competing run loops.
+		return listener, p.listenersStarted
+	}
+	if p.onHandlerPanic != nil && listener.onPanic == nil {
+		listener.onPanic = p.onHandlerPanic
+	}
+	// A new listener takes part in the next sync distribution, as in client-go.
+	p.listeners[listener] = true
+
+	if p.listenersStarted {
+		p.wg.Start(listener.run)
+		p.wg.Start(listener.pop)
+	}
+	return listener, p.listenersStarted
+}
+
+// StartWatchSynced starts the goroutine that tells a late listener when the
+// source has synced. Call it after AddListener reported the processor was
+// running and the synthetic initial list has been Added.
+func (p *SharedProcessor) StartWatchSynced(listener *ProcessorListener) {
+	p.wg.Start(listener.watchSynced)
+}
+
+// getListener returns the running listener behind a registration, or nil.
+func (p *SharedProcessor) getListener(registration ResourceEventHandlerRegistration) *ProcessorListener {
+	p.listenersLock.RLock()
+	defer p.listenersLock.RUnlock()
+	if result, ok := registration.(*ProcessorListener); ok {
+		if _, exists := p.listeners[result]; exists {
+			return result
+		}
+	}
+	return nil
+}
+
+// RemoveListener unregisters a handler. It stops queueing to it at once but
+// does not wait: the call in progress finishes, notifications still buffered
+// may or may not be delivered (pop stops as soon as it sees addCh closed), and
+// ShutdownChan tells when the handler is done. Removing an unknown or
+// already-removed registration is a no-op, as in client-go; a registration
+// that is not one of ours is an error.
+func (p *SharedProcessor) RemoveListener(handle ResourceEventHandlerRegistration) error {
+	p.listenersLock.Lock()
+	defer p.listenersLock.Unlock()
+
+	listener, ok := handle.(*ProcessorListener)
+	if !ok || listener == nil {
+		return fmt.Errorf("processor: RemoveListener: %T is not a registration returned by AddListener", handle)
+	}
+	if _, exists := p.listeners[listener]; !exists {
+		return nil
+	}
+	delete(p.listeners, listener)
+
+	if p.listenersStarted {
+		close(listener.addCh) // pop returns, then run
+	} else {
+		// Never started: nothing will close runFinished otherwise.
+		close(listener.runFinished)
+	}
+	return nil
+}
+
+// Distribute hands a notification to every listener, or, when sync is true,
+// only to the listeners the last ShouldResync found due. The caller
+// serializes calls (the informer holds its blockDeltas lock), which is what
+// makes every listener see the same order.
+func (p *SharedProcessor) Distribute(obj Notification, sync bool) {
+	if obj == nil {
+		// Delivering it would only reach run's "unrecognized" branch.
+		utilruntime.HandleError(errors.New("processor: Distribute was given a nil Notification; dropped"))
+		return
+	}
+	p.listenersLock.RLock()
+	defer p.listenersLock.RUnlock()
+
+	// Wait for Run to start the listeners: until then nobody reads addCh. If
+	// the processor stops, listeners is cleared and the loop ends too.
+	for !p.listenersStarted && len(p.listeners) > 0 {
+		p.listenersRCond.Wait()
+	}
+
+	for listener, isSyncing := range p.listeners {
+		switch {
+		case !sync:
+			listener.Add(obj)
+		case isSyncing:
+			listener.Add(obj)
+		default:
+			// A sync notification for a listener whose resync is not due.
+		}
+	}
+}
+
+// Run starts every registered listener (watchSynced, run, pop), lets
+// Distribute through, and on ctx's end stops them all and waits for their
+// goroutines. A stopped processor drops its listeners: they cannot restart.
+func (p *SharedProcessor) Run(ctx context.Context) {
+	func() {
+		p.listenersLock.Lock()
+		defer p.listenersLock.Unlock()
+		for listener := range p.listeners {
+			p.wg.Start(listener.watchSynced)
+			p.wg.Start(listener.run)
+			p.wg.Start(listener.pop)
+		}
+		p.listenersStarted = true
+		// Broadcast, not client-go's Signal: Signal wakes one waiting
+		// Distribute, which is enough when the informer serializes them,
+		// but would leave a second concurrent caller blocked for ever.
+		p.listenersRCond.Broadcast()
+	}()
+	<-ctx.Done()
+
+	p.listenersLock.Lock()
+	defer p.listenersLock.Unlock()
+	for listener := range p.listeners {
+		close(listener.addCh) // pop returns, and closes nextCh for run
+	}
+	p.listeners = nil
+	p.listenersStarted = false
+	p.stopped = true
+	// Wake any Distribute still waiting for the start.
+	p.listenersRCond.Broadcast()
+
+	p.wg.Wait()
+}

@@ -1,0 +1,215 @@
+package processor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"testing/synctest"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/utils/clock"
+)
+
+// fanOut is a running processor with handlers registered, on either side:
+// add distributes one notification to all of them.
+type fanOut struct {
+	add  func(obj any)
+	stop func()
+	// depth is how many notifications wait in a handler's buffer; -1 when the
+	// side does not expose it (client-go).
+	depth func(handler int) int64
+}
+
+// startOurFanOut starts our processor with the given handlers.
+func startOurFanOut(t testing.TB, handlers []ResourceEventHandler) fanOut {
+	p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
+	synced := &doneChan{name: "test", ch: make(chan struct{})}
+	close(synced.ch)
+	listeners := make([]*ProcessorListener, len(handlers))
+	for i, h := range handlers {
+		l, err := NewProcessListener(h, 0, 0, p.clock.Now(), InitialBufferSize, synced)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.AddListener(l)
+		listeners[i] = l
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { p.Run(ctx) })
+	return fanOut{
+		add:   func(obj any) { p.Distribute(AddNotification{NewObj: obj}, false) },
+		stop:  func() { cancel(); wg.Wait() },
+		depth: func(i int) int64 { return listeners[i].PendingNotifications() },
+	}
+}
+
+// startClientGoFanOut drives client-go's sharedProcessor through its only
+// exported door: a running SharedIndexInformer (on an empty source) is itself
+// a ResourceEventHandler whose OnAdd distributes to the registered handlers.
+func startClientGoFanOut(t testing.TB, handlers []cache.ResourceEventHandler) fanOut {
+	lw := &cache.ListWatch{
+		ListWithContextFunc: func(context.Context, metav1.ListOptions) (runtime.Object, error) {
+			return &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}}, nil
+		},
+		WatchFuncWithContext: func(_ context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			if opts.SendInitialEvents != nil && *opts.SendInitialEvents {
+				// A WatchList request: refuse, so the reflector falls back
+				// to LIST, which returns at once.
+				return nil, errors.New("this source does not stream lists")
+			}
+			return watch.NewFake(), nil
+		},
+	}
+	informer := cache.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, cache.Indexers{})
+	for _, h := range handlers {
+		if _, err := informer.AddEventHandler(h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { informer.RunWithContext(ctx) })
+	if !cache.WaitFor(ctx, "", informer.HasSyncedChecker()) {
+		t.Fatal("client-go's informer did not sync on an empty source")
+	}
+	asHandler, ok := informer.(cache.ResourceEventHandler)
+	if !ok {
+		t.Fatalf("%T is not a ResourceEventHandler any more", informer)
+	}
+	return fanOut{
+		add:   func(obj any) { asHandler.OnAdd(obj, false) },
+		stop:  func() { cancel(); wg.Wait() },
+		depth: func(int) int64 { return -1 },
+	}
+}
+
+// seqHandler records the ints it is given; a gated one blocks in its first
+// call until the gate opens.
+type seqHandler struct {
+	gate <-chan struct{}
+	got  []int
+	done chan struct{}
+	want int
+}
+
+func (h *seqHandler) OnAdd(obj any, _ bool) {
+	if h.gate != nil && len(h.got) == 0 {
+		<-h.gate
+	}
+	h.got = append(h.got, obj.(int)) // only run's goroutine touches got
+	if len(h.got) == h.want {
+		close(h.done)
+	}
+}
+func (h *seqHandler) OnUpdate(_, _ any) {}
+func (h *seqHandler) OnDelete(any)      {}
+
+// fanOutResult is what a side delivered.
+type fanOutResult struct {
+	// Sequences holds, per handler, what arrived, summarized: the count and
+	// the first position where the value was not the one sent there.
+	Sequences []string
+	// FastDoneWhileSlowBlocked: every other handler got everything while the
+	// slow one was still stuck in its first call.
+	FastDoneWhileSlowBlocked bool
+}
+
+func summarize(got []int) string {
+	for i, v := range got {
+		if v != i {
+			return fmt.Sprintf("%d delivered, first out of order at %d (got %d)", len(got), i, v)
+		}
+	}
+	return fmt.Sprintf("%d delivered, all in order", len(got))
+}
+
+// runFanOut sends n notifications to handlers handlers, the first of which
+// is blocked until all have been sent, inside a synctest bubble.
+func runFanOut(t *testing.T, n, handlers int, start func(hs []*seqHandler) fanOut) fanOutResult {
+	var res fanOutResult
+	synctest.Test(t, func(t *testing.T) {
+		gate := make(chan struct{})
+		hs := make([]*seqHandler, handlers)
+		for i := range hs {
+			hs[i] = &seqHandler{done: make(chan struct{}), want: n, got: make([]int, 0, n)}
+		}
+		hs[0].gate = gate
+		f := start(hs)
+		for i := range n {
+			f.add(i)
+		}
+		// Distribute returned n times with the slow handler stuck: it never
+		// waited for it. Now let everything that can move, move.
+		synctest.Wait()
+		res.FastDoneWhileSlowBlocked = true
+		for _, h := range hs[1:] {
+			select {
+			case <-h.done:
+			default:
+				res.FastDoneWhileSlowBlocked = false
+			}
+		}
+		// The slow one's first notification is in its handler, the second in
+		// pop's hand, all the others in its ring.
+		if d := f.depth(0); d != -1 && d != int64(n-2) {
+			t.Errorf("ours: the slow listener's ring holds %d notifications, want %d", d, n-2)
+		}
+		close(gate)
+		for _, h := range hs {
+			<-h.done
+		}
+		f.stop()
+		for _, h := range hs {
+			res.Sequences = append(res.Sequences, summarize(h.got))
+		}
+	})
+	return res
+}
+
+// TestManyNotificationsReachEveryHandlerInOrder: 100,000 notifications to 10
+// handlers, one of them stuck until the end. Every handler gets all of them
+// in order, the fast ones finish without waiting for the slow one, and
+// client-go's processor behaves the same.
+func TestManyNotificationsReachEveryHandlerInOrder(t *testing.T) {
+	const n, handlers = 100_000, 10
+	theirs := runFanOut(t, n, handlers, func(hs []*seqHandler) fanOut {
+		cg := make([]cache.ResourceEventHandler, len(hs))
+		for i, h := range hs {
+			cg[i] = h
+		}
+		return startClientGoFanOut(t, cg)
+	})
+	ours := runFanOut(t, n, handlers, func(hs []*seqHandler) fanOut {
+		our := make([]ResourceEventHandler, len(hs))
+		for i, h := range hs {
+			our[i] = h
+		}
+		return startOurFanOut(t, our)
+	})
+	if diff := cmp.Diff(theirs, ours); diff != "" {
+		t.Errorf("(-client-go +ours):\n%s", diff)
+	}
+	want := fanOutResult{FastDoneWhileSlowBlocked: true}
+	for range handlers {
+		want.Sequences = append(want.Sequences, summarize(seq(n)))
+	}
+	if diff := cmp.Diff(want, ours); diff != "" {
+		t.Errorf("ours broke the delivery contract (-contract +ours):\n%s", diff)
+	}
+}
+
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}

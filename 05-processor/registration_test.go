@@ -1,0 +1,332 @@
+package processor
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/cache/synctrack"
+	fcache "k8s.io/client-go/tools/cache/testing"
+	"k8s.io/utils/clock"
+)
+
+// foreignRegistration is a registration neither implementation issued.
+type foreignRegistration struct{}
+
+func (foreignRegistration) HasSynced() bool                     { return true }
+func (foreignRegistration) HasSyncedChecker() cache.DoneChecker { return nil }
+
+type ourForeignRegistration struct{}
+
+func (ourForeignRegistration) HasSynced() bool               { return true }
+func (ourForeignRegistration) HasSyncedChecker() DoneChecker { return nil }
+
+// TestRemoveRegistrationEdgeCasesMatchClientGo: removing a registration
+// twice is a no-op, removing one that is not a listener is an error, on both
+// sides.
+func TestRemoveRegistrationEdgeCasesMatchClientGo(t *testing.T) {
+	type result struct{ FirstRemove, SecondRemove, Foreign bool } // true: an error
+	var theirs, ours result
+	synctest.Test(t, func(t *testing.T) {
+		source := fcache.NewFakeControllerSource()
+		defer source.Shutdown()
+		informer := cache.NewSharedIndexInformer(source, &corev1.Pod{}, 0, cache.Indexers{})
+		reg, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		wg.Go(func() { informer.RunWithContext(ctx) })
+		synctest.Wait()
+		theirs.FirstRemove = informer.RemoveEventHandler(reg) != nil
+		theirs.SecondRemove = informer.RemoveEventHandler(reg) != nil
+		theirs.Foreign = informer.RemoveEventHandler(foreignRegistration{}) != nil
+		cancel()
+		wg.Wait()
+	})
+	synctest.Test(t, func(t *testing.T) {
+		f := newFeeder(0, ProcessorOptions{})
+		reg, err := f.AddEventHandler(ResourceEventHandlerFuncs{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		wg.Go(func() { f.Run(ctx) })
+		synctest.Wait()
+		ours.FirstRemove = f.RemoveEventHandler(reg) != nil
+		ours.SecondRemove = f.RemoveEventHandler(reg) != nil
+		ours.Foreign = f.RemoveEventHandler(ourForeignRegistration{}) != nil
+		cancel()
+		wg.Wait()
+	})
+	if diff := cmp.Diff(theirs, ours); diff != "" {
+		t.Errorf("(-client-go +ours):\n%s", diff)
+	}
+}
+
+func TestRemoveListenerRejectsNilAndForeignHandles(t *testing.T) {
+	p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
+	var typedNil *ProcessorListener
+	for name, h := range map[string]ResourceEventHandlerRegistration{
+		"nil interface": nil, "typed nil": typedNil, "foreign": ourForeignRegistration{},
+	} {
+		if err := p.RemoveListener(h); err == nil || !strings.Contains(err.Error(), "not a registration") {
+			t.Errorf("%s: RemoveListener returned %v, want a clear error", name, err)
+		}
+	}
+}
+
+func TestRemovedListenerStopsAndClosesItsShutdownChan(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFeeder(0, ProcessorOptions{})
+		gate := make(chan struct{})
+		var mu sync.Mutex
+		var got []int
+		reg, err := f.AddEventHandler(ResourceEventHandlerDetailedFuncs{AddFunc: func(obj any, _ bool) {
+			<-gate
+			mu.Lock()
+			got = append(got, len(got))
+			mu.Unlock()
+		}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		defer wg.Wait()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel() // runs before wg.Wait
+		wg.Go(func() { f.Run(ctx) })
+		for i := range 10 {
+			f.apply("add", newPod(string(rune('a'+i)), "web"))
+		}
+		synctest.Wait()
+		if err := f.RemoveEventHandler(reg); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-reg.(*ProcessorListener).ShutdownChan():
+			t.Fatal("ShutdownChan closed while the handler was still in a call")
+		default:
+		}
+		close(gate)
+		<-reg.(*ProcessorListener).ShutdownChan()
+		// The call in progress finished; what was still buffered may or may
+		// not have been delivered (pop's select is random), but nothing new.
+		f.apply("add", newPod("z", "web"))
+		synctest.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		if len(got) < 1 || len(got) > 10 {
+			t.Errorf("after removal the handler had %d calls; want the call in progress and at most the 9 buffered", len(got))
+		}
+	})
+}
+
+func TestNewProcessListenerRejectsBadInput(t *testing.T) {
+	synced := &doneChan{name: "x", ch: make(chan struct{})}
+	if _, err := NewProcessListener(nil, 0, 0, time.Now(), 1, synced); err == nil {
+		t.Error("a nil handler was accepted")
+	}
+	if _, err := NewProcessListener(ResourceEventHandlerFuncs{}, 0, 0, time.Now(), 1, nil); err == nil {
+		t.Error("a nil HasSynced checker was accepted")
+	}
+	if _, _, err := HandlerResyncPeriod(-time.Second, time.Second, false); err == nil {
+		t.Error("a negative resync period was accepted")
+	}
+}
+
+func TestAddListenerTwiceStartsItOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
+		synced := &doneChan{name: "x", ch: make(chan struct{})}
+		close(synced.ch)
+		var mu sync.Mutex
+		calls := 0
+		l, err := NewProcessListener(ResourceEventHandlerFuncs{AddFunc: func(any) { mu.Lock(); calls++; mu.Unlock() }}, 0, 0, time.Now(), 1, synced)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		wg.Go(func() { p.Run(ctx) })
+		synctest.Wait()
+		p.AddListener(l)
+		p.AddListener(l)
+		for range 100 {
+			p.Distribute(AddNotification{NewObj: 1}, false)
+		}
+		synctest.Wait()
+		cancel()
+		wg.Wait()
+		if calls != 100 {
+			t.Errorf("handler called %d times for 100 notifications", calls)
+		}
+	})
+}
+
+// TestDistributeBeforeRunWaitsForTheListeners is client-go's
+// TestListenerResyncPeriodsDelayed in miniature: a notification distributed
+// before Run must wait for the listeners to start, not be lost or deadlock.
+func TestDistributeBeforeRunWaitsForTheListeners(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
+		synced := &doneChan{name: "x", ch: make(chan struct{})}
+		close(synced.ch)
+		got := make(chan any, 1)
+		l, _ := NewProcessListener(ResourceEventHandlerFuncs{AddFunc: func(obj any) { got <- obj }}, 0, 0, time.Now(), 1, synced)
+		p.AddListener(l)
+		var wg sync.WaitGroup
+		wg.Go(func() { p.Distribute(AddNotification{NewObj: "early"}, false) })
+		synctest.Wait()
+		if len(got) != 0 {
+			t.Fatal("delivered before the processor ran")
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		wg.Go(func() { p.Run(ctx) })
+		if obj := <-got; obj != "early" {
+			t.Errorf("got %v", obj)
+		}
+		cancel()
+		wg.Wait()
+	})
+}
+
+// TestConcurrentDistributesBeforeRunAllProceed: several callers waiting for
+// the start must all be let through. client-go wakes only one (Signal),
+// which its informer never notices because it serializes distribute calls;
+// ours broadcasts.
+func TestConcurrentDistributesBeforeRunAllProceed(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
+		synced := &doneChan{name: "x", ch: make(chan struct{})}
+		close(synced.ch)
+		var mu sync.Mutex
+		calls := 0
+		l, _ := NewProcessListener(ResourceEventHandlerFuncs{AddFunc: func(any) { mu.Lock(); calls++; mu.Unlock() }}, 0, 0, time.Now(), 1, synced)
+		p.AddListener(l)
+		var distributors sync.WaitGroup
+		for range 5 {
+			distributors.Go(func() { p.Distribute(AddNotification{NewObj: 1}, false) })
+		}
+		synctest.Wait() // all five wait for the start
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		wg.Go(func() { p.Run(ctx) })
+		distributors.Wait()
+		synctest.Wait()
+		cancel()
+		wg.Wait()
+		if calls != 5 {
+			t.Errorf("the handler got %d of the 5 notifications distributed before Run", calls)
+		}
+	})
+}
+
+// TestAddListenerAfterStopIsReported: a stopped processor cannot start a new
+// listener; ours says so and keeps Distribute from waiting for ever.
+func TestAddListenerAfterStopIsReported(t *testing.T) {
+	var logged []string
+	old := utilruntime.ErrorHandlers
+	utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{func(_ context.Context, err error, _ string, _ ...any) {
+		logged = append(logged, err.Error())
+	}}
+	defer func() { utilruntime.ErrorHandlers = old }()
+	synctest.Test(t, func(t *testing.T) {
+		p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		wg.Go(func() { p.Run(ctx) })
+		synctest.Wait()
+		cancel()
+		wg.Wait()
+		synced := &doneChan{name: "x", ch: make(chan struct{})}
+		l, _ := NewProcessListener(ResourceEventHandlerFuncs{}, 0, 0, time.Now(), 1, synced)
+		if _, started := p.AddListener(l); started {
+			t.Error("AddListener on a stopped processor reported it running")
+		}
+		<-l.ShutdownChan()                              // closed: nothing will ever call the handler
+		p.Distribute(AddNotification{NewObj: 1}, false) // returns: no listener to wait for
+	})
+	if len(logged) != 1 || !strings.Contains(logged[0], "after the processor stopped") {
+		t.Errorf("logged %q", logged)
+	}
+}
+
+func TestDistributeNilIsReportedNotDelivered(t *testing.T) {
+	var logged []string
+	old := utilruntime.ErrorHandlers
+	utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{func(_ context.Context, err error, _ string, _ ...any) {
+		logged = append(logged, err.Error())
+	}}
+	defer func() { utilruntime.ErrorHandlers = old }()
+	p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
+	p.Distribute(nil, false)
+	if len(logged) != 1 || !strings.Contains(logged[0], "nil Notification") {
+		t.Errorf("logged %q", logged)
+	}
+}
+
+// TestSingleFileTrackerPanicsOnFinishedWithoutStart keeps client-go's guard:
+// a negative count would make HasSynced lie.
+func TestSingleFileTrackerPanicsOnFinishedWithoutStart(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil {
+			t.Error("Finished without Start did not panic")
+		}
+	}()
+	NewSingleFileTracker("x").Finished()
+}
+
+// TestSingleFileTrackerMatchesClientGo runs the same Start / Finished /
+// UpstreamHasSynced sequences on synctrack.SingleFileTracker and ours.
+func TestSingleFileTrackerMatchesClientGo(t *testing.T) {
+	for _, program := range []string{"", "u", "su", "usf", "sfu", "ssfuf", "ssufsf", "usfsfu"} {
+		theirs := synctrackNew(program)
+		ours := func() []bool {
+			tr := NewSingleFileTracker("x")
+			var out []bool
+			for _, op := range program {
+				switch op {
+				case 's':
+					tr.Start()
+				case 'f':
+					tr.Finished()
+				case 'u':
+					tr.UpstreamHasSynced()
+				}
+				out = append(out, tr.HasSynced(), IsDone(tr))
+			}
+			return out
+		}()
+		if diff := cmp.Diff(theirs, ours); diff != "" {
+			t.Errorf("program %q (s=Start f=Finished u=UpstreamHasSynced): (-client-go +ours):\n%s", program, diff)
+		}
+	}
+}
+
+// synctrackNew runs a program on client-go's SingleFileTracker.
+func synctrackNew(program string) []bool {
+	tr := synctrack.NewSingleFileTracker("x")
+	var out []bool
+	for _, op := range program {
+		switch op {
+		case 's':
+			tr.Start()
+		case 'f':
+			tr.Finished()
+		case 'u':
+			tr.UpstreamHasSynced()
+		}
+		out = append(out, tr.HasSynced(), cache.IsDone(tr))
+	}
+	return out
+}
