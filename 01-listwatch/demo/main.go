@@ -15,12 +15,12 @@ import (
 	"informer-from-scratch/internal/reqlog"
 )
 
-func main() {
-	demo.Main(demo.Options{
-		Stage: 1,
-		Title: "ListWatch: LIST in pages, WATCH from a resourceVersion, and WatchList",
-	}, run)
+var options = demo.Options{
+	Stage: 1,
+	Title: "ListWatch: LIST in pages, WATCH from a resourceVersion, and WatchList",
 }
+
+func main() { demo.Main(options, run) }
 
 func run(env *demo.Env) error {
 	tl := env.Timeline

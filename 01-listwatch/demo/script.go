@@ -191,6 +191,9 @@ func (s *script) printEvent(ev watch.Event) error {
 	if pod, ok := ev.Object.(*corev1.Pod); ok && pod.Labels["tier"] != "" {
 		detail += " tier=" + pod.Labels["tier"]
 	}
+	if ev.Type == watch.Modified && m.GetDeletionTimestamp() != nil {
+		detail += " deletionTimestamp set: the deletion has begun"
+	}
 	if ev.Type == watch.Bookmark && m.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true" {
 		detail += " " + metav1.InitialEventsAnnotationKey + "=true"
 	}

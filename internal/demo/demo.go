@@ -63,11 +63,14 @@ func (e *Env) OnPlayground() bool { return e.Cluster != nil }
 
 // Main runs script as the demo of one stage and exits the process.
 func Main(opts Options, script func(env *Env) error) {
-	os.Exit(run(opts, os.Args[1:], os.Stdout, script))
+	os.Exit(Run(opts, os.Args[1:], os.Stdout, os.Stderr, script))
 }
 
-func run(opts Options, args []string, out io.Writer, script func(env *Env) error) int {
+// Run is Main without the exit: it parses args, runs the script and returns
+// the exit status. Tests run whole demos through it.
+func Run(opts Options, args []string, out, errOut io.Writer, script func(env *Env) error) int {
 	fs := flag.NewFlagSet(fmt.Sprintf("stage %02d demo", opts.Stage), flag.ContinueOnError)
+	fs.SetOutput(errOut)
 	kubeconfig := fs.String("kubeconfig", os.Getenv("KUBECONFIG"), "run against the cluster in this kubeconfig instead of the playground (default $KUBECONFIG)")
 	wait := fs.Bool("wait", false, "after the script, keep running (and keep the playground up) until Ctrl-C")
 	write := fs.Bool("write", false, "on a real cluster, allow the demo to create objects in a namespace of its own")
@@ -88,13 +91,13 @@ func run(opts Options, args []string, out io.Writer, script func(env *Env) error
 	if *kubeconfig != "" {
 		err = connectReal(ctx, env, *kubeconfig, *write)
 	} else {
-		cleanup, err = startPlayground(ctx, env, opts.Playground)
+		cleanup, err = startPlayground(ctx, env, opts.Playground, errOut)
 	}
 	if cleanup != nil {
 		defer cleanup()
 	}
 	if err != nil {
-		return fail(ctx, out, err)
+		return fail(ctx, out, errOut, err)
 	}
 	env.Timeline = timeline.New(out)
 	defer func() {
@@ -104,10 +107,10 @@ func run(opts Options, args []string, out io.Writer, script func(env *Env) error
 	}()
 
 	if err := script(env); err != nil {
-		return fail(ctx, out, err)
+		return fail(ctx, out, errOut, err)
 	}
 	if ctx.Err() != nil {
-		return fail(ctx, out, ctx.Err())
+		return fail(ctx, out, errOut, ctx.Err())
 	}
 	if *wait {
 		fmt.Fprintln(out, "\n--wait: the demo stays up until you press Ctrl-C.")
@@ -120,16 +123,16 @@ func run(opts Options, args []string, out io.Writer, script func(env *Env) error
 	return 0
 }
 
-func fail(ctx context.Context, out io.Writer, err error) int {
+func fail(ctx context.Context, out, errOut io.Writer, err error) int {
 	if ctx.Err() != nil {
 		fmt.Fprintln(out, "\nInterrupted: stopping cleanly.")
 		return 130
 	}
-	fmt.Fprintf(os.Stderr, "\nerror: %v\n", err)
+	fmt.Fprintf(errOut, "\nerror: %v\n", err)
 	return 1
 }
 
-func startPlayground(ctx context.Context, env *Env, opts playground.Options) (func(), error) {
+func startPlayground(ctx context.Context, env *Env, opts playground.Options, errOut io.Writer) (func(), error) {
 	fmt.Fprintln(env.Out, "Cluster: the embedded playground (a real kube-apiserver and etcd on 127.0.0.1)")
 	start := time.Now()
 	c, err := playground.Start(ctx, opts)
@@ -138,7 +141,7 @@ func startPlayground(ctx context.Context, env *Env, opts playground.Options) (fu
 	}
 	cleanup := func() {
 		if err := c.Stop(); err != nil {
-			fmt.Fprintf(os.Stderr, "stopping the playground: %v\n", err)
+			fmt.Fprintf(errOut, "stopping the playground: %v\n", err)
 			return
 		}
 		fmt.Fprintln(env.Out, "Playground stopped: apiserver, then etcd; its directory is removed.")

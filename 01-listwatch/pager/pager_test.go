@@ -1,0 +1,260 @@
+package pager_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgopager "k8s.io/client-go/tools/pager"
+
+	"informer-from-scratch/01-listwatch/pager"
+)
+
+// server is a scripted apiserver for one collection of pods: it serves pages
+// by limit and continue token (the token is simply the index of the next
+// item), records the options of every request, and fails the requests the
+// test tells it to.
+type server struct {
+	pods     []corev1.Pod
+	rv       string
+	failAt   map[int]error // request number (from 0) → error to return
+	notAList map[int]bool  // request number → answer with a Pod instead of a list
+	calls    []metav1.ListOptions
+}
+
+func newServer(n int) *server {
+	s := &server{rv: "100", failAt: map[int]error{}, notAList: map[int]bool{}}
+	for i := range n {
+		s.pods = append(s.pods, corev1.Pod{ObjectMeta: metav1.ObjectMeta{
+			Namespace: "ns", Name: fmt.Sprintf("pod-%02d", i), ResourceVersion: strconv.Itoa(10 + i),
+		}})
+	}
+	return s
+}
+
+func (s *server) list(_ context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+	call := len(s.calls)
+	s.calls = append(s.calls, opts)
+	if err := s.failAt[call]; err != nil {
+		return nil, err
+	}
+	if s.notAList[call] {
+		return &corev1.Pod{}, nil
+	}
+	start := 0
+	if opts.Continue != "" {
+		start, _ = strconv.Atoi(opts.Continue)
+	}
+	end := len(s.pods)
+	if opts.Limit > 0 && start+int(opts.Limit) < end {
+		end = start + int(opts.Limit)
+	}
+	list := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: s.rv}}
+	list.Items = append(list.Items, s.pods[start:end]...)
+	if end < len(s.pods) {
+		list.Continue = strconv.Itoa(end)
+	}
+	return list, nil
+}
+
+var expired = apierrors.NewResourceExpired("The provided continue parameter is too old")
+
+// outcome is what one List call produced, in a form both sides share.
+type outcome struct {
+	Result    runtime.Object
+	Paginated bool
+	Err       string
+	Calls     []metav1.ListOptions
+}
+
+type listCase struct {
+	name     string
+	pods     int
+	pageSize int64
+	noRetry  bool // FullListIfExpired=false
+	opts     metav1.ListOptions
+	script   func(s *server)
+	cancel   bool
+}
+
+func listCases() []listCase {
+	return []listCase{
+		{name: "one page, returned as the server's own list", pods: 3, pageSize: 10},
+		{name: "several pages gathered into one list", pods: 7, pageSize: 3},
+		{name: "page size 0 means one unpaginated request", pods: 7, pageSize: 0},
+		{name: "an explicit limit wins over the page size", pods: 7, pageSize: 3, opts: metav1.ListOptions{Limit: 5}},
+		{name: "selectors are kept on every page", pods: 5, pageSize: 2,
+			opts: metav1.ListOptions{LabelSelector: "app=web", FieldSelector: "spec.nodeName=n1"}},
+		{name: "resourceVersion and match are cleared after the first page", pods: 5, pageSize: 2,
+			opts: metav1.ListOptions{ResourceVersion: "90", ResourceVersionMatch: metav1.ResourceVersionMatchExact}},
+		{name: "expired continue token falls back to one full list at the requested RV", pods: 7, pageSize: 3,
+			opts:   metav1.ListOptions{ResourceVersion: "90", ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan},
+			script: func(s *server) { s.failAt[2] = expired }},
+		{name: "expired continue token without fallback is an error", pods: 7, pageSize: 3, noRetry: true,
+			script: func(s *server) { s.failAt[1] = expired }},
+		{name: "expired on the first page is returned, not retried", pods: 7, pageSize: 3,
+			opts:   metav1.ListOptions{ResourceVersion: "5"},
+			script: func(s *server) { s.failAt[0] = expired }},
+		{name: "other errors on a later page are returned", pods: 7, pageSize: 3,
+			script: func(s *server) { s.failAt[1] = apierrors.NewInternalError(errors.New("etcd hiccup")) }},
+		{name: "a fallback that fails too returns its error", pods: 7, pageSize: 3,
+			script: func(s *server) { s.failAt[1] = expired; s.failAt[2] = apierrors.NewTooManyRequests("slow down", 1) }},
+		{name: "an answer that is not a list is an error", pods: 3, pageSize: 2,
+			script: func(s *server) { s.notAList[1] = true }},
+		{name: "a cancelled context stops before the first request", pods: 3, pageSize: 2, cancel: true},
+	}
+}
+
+// TestListMatchesClientGo runs every case through client-go's pager and ours
+// against identical scripted servers and compares results, errors and the
+// options each request carried.
+func TestListMatchesClientGo(t *testing.T) {
+	for _, tc := range listCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, alloc := range []bool{false, true} {
+				want := runList(tc, func(fn func(context.Context, metav1.ListOptions) (runtime.Object, error)) lister {
+					p := clientgopager.New(fn)
+					p.PageSize, p.FullListIfExpired = tc.pageSize, !tc.noRetry
+					return pick(alloc, p.List, p.ListWithAlloc)
+				})
+				got := runList(tc, func(fn func(context.Context, metav1.ListOptions) (runtime.Object, error)) lister {
+					p := pager.New(fn)
+					p.PageSize, p.FullListIfExpired = tc.pageSize, !tc.noRetry
+					return pick(alloc, p.List, p.ListWithAlloc)
+				})
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("alloc=%v: (-client-go +ours)\n%s", alloc, diff)
+				}
+			}
+		})
+	}
+}
+
+type lister func(context.Context, metav1.ListOptions) (runtime.Object, bool, error)
+
+func pick(alloc bool, list, withAlloc lister) lister {
+	if alloc {
+		return withAlloc
+	}
+	return list
+}
+
+func runList(tc listCase, build func(func(context.Context, metav1.ListOptions) (runtime.Object, error)) lister) outcome {
+	s := newServer(tc.pods)
+	if tc.script != nil {
+		tc.script(s)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if tc.cancel {
+		cancel()
+	}
+	obj, paginated, err := build(s.list)(ctx, tc.opts)
+	o := outcome{Result: obj, Paginated: paginated, Calls: s.calls}
+	if err != nil {
+		o.Err = err.Error()
+	}
+	return o
+}
+
+// TestEachListItemMatchesClientGo compares the streaming iteration: the items
+// fn sees, the error, and the requests, including fn failing half-way.
+func TestEachListItemMatchesClientGo(t *testing.T) {
+	stopAt := errors.New("stop here")
+	cases := []struct {
+		name       string
+		pods       int
+		bufferSize int32
+		failFnAt   int // stop after this many items; -1 never
+		script     func(s *server)
+	}{
+		{name: "all items of all pages", pods: 7, bufferSize: 2, failFnAt: -1},
+		{name: "no read-ahead buffer", pods: 7, bufferSize: 0, failFnAt: -1},
+		{name: "fn error stops the iteration", pods: 7, bufferSize: 0, failFnAt: 4},
+		{name: "expired continue is returned, no fallback", pods: 7, bufferSize: 1, failFnAt: -1,
+			script: func(s *server) { s.failAt[1] = expired }},
+		{name: "negative buffer size is an error", pods: 3, bufferSize: -1, failFnAt: -1},
+	}
+	type result struct {
+		Items []string
+		Err   string
+		Calls int
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			run := func(each func(s *server) func(context.Context, metav1.ListOptions, func(runtime.Object) error) error) result {
+				s := newServer(tc.pods)
+				if tc.script != nil {
+					tc.script(s)
+				}
+				var r result
+				err := each(s)(context.Background(), metav1.ListOptions{}, func(obj runtime.Object) error {
+					if len(r.Items) == tc.failFnAt {
+						return stopAt
+					}
+					r.Items = append(r.Items, obj.(*corev1.Pod).Name)
+					return nil
+				})
+				if err != nil {
+					r.Err = err.Error()
+				}
+				// With read-ahead the number of requests made before fn
+				// failed depends on scheduling; compare it only when the
+				// iteration ran to its end.
+				if tc.failFnAt < 0 {
+					r.Calls = len(s.calls)
+				}
+				return r
+			}
+			want := run(func(s *server) func(context.Context, metav1.ListOptions, func(runtime.Object) error) error {
+				p := clientgopager.New(s.list)
+				p.PageSize, p.PageBufferSize = 3, tc.bufferSize
+				return p.EachListItem
+			})
+			got := run(func(s *server) func(context.Context, metav1.ListOptions, func(runtime.Object) error) error {
+				p := pager.New(s.list)
+				p.PageSize, p.PageBufferSize = 3, tc.bufferSize
+				return p.EachListItem
+			})
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("(-client-go +ours)\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestListWithAllocDoesNotShareThePageSlice checks the point of ListWithAlloc:
+// items of a gathered list must not point into the page's Items array.
+func TestListWithAllocDoesNotShareThePageSlice(t *testing.T) {
+	s := newServer(4)
+	var pages []*corev1.PodList
+	p := pager.New(func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+		obj, err := s.list(ctx, opts)
+		if l, ok := obj.(*corev1.PodList); ok {
+			pages = append(pages, l)
+		}
+		return obj, err
+	})
+	p.PageSize = 2
+	for _, alloc := range []bool{false, true} {
+		pages = nil
+		list := pick(alloc, p.List, p.ListWithAlloc)
+		obj, _, err := list(context.Background(), metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		items := obj.(*metainternalversion.List).Items
+		shared := items[0].(*corev1.Pod) == &pages[0].Items[0]
+		if shared == alloc {
+			t.Errorf("alloc=%v: first item shares the page's array: %v", alloc, shared)
+		}
+	}
+}

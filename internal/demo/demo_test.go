@@ -1,0 +1,110 @@
+package demo_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"informer-from-scratch/internal/demo"
+)
+
+const secret = "do-not-print-this-token"
+
+// kubeconfigFor writes a kubeconfig for server with a bearer token.
+func kubeconfigFor(t *testing.T, server string) string {
+	t.Helper()
+	cfg := clientcmdapi.NewConfig()
+	cfg.Clusters["c"] = &clientcmdapi.Cluster{Server: server, InsecureSkipTLSVerify: true}
+	cfg.AuthInfos["u"] = &clientcmdapi.AuthInfo{Token: secret}
+	cfg.Contexts["ctx"] = &clientcmdapi.Context{Cluster: "c", AuthInfo: "u"}
+	cfg.CurrentContext = "ctx"
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func run(t *testing.T, args []string, script func(*demo.Env) error) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = demo.Run(demo.Options{Stage: 1, Title: "test"}, args, &out, &errOut, script)
+	return code, out.String(), errOut.String()
+}
+
+func mustNotRun(t *testing.T) func(*demo.Env) error {
+	return func(*demo.Env) error {
+		t.Error("the script ran although the cluster is unusable")
+		return nil
+	}
+}
+
+func TestUnreachableClusterFailsWithOneClearSentence(t *testing.T) {
+	// Port 1 on loopback: nothing listens there, the connection is refused.
+	path := kubeconfigFor(t, "https://127.0.0.1:1")
+	code, stdout, stderr := run(t, []string{"--kubeconfig", path}, mustNotRun(t))
+	if code != 1 {
+		t.Errorf("exit code %d, want 1", code)
+	}
+	if !strings.Contains(stderr, "error: cannot reach the cluster at https://127.0.0.1:1") {
+		t.Errorf("stderr does not say the cluster is unreachable:\n%s", stderr)
+	}
+	if strings.Contains(stdout+stderr, secret) {
+		t.Errorf("the output contains the kubeconfig's token")
+	}
+	if !strings.Contains(stdout, "read-only") {
+		t.Errorf("stdout does not say a real cluster is used read-only:\n%s", stdout)
+	}
+}
+
+func TestMissingKubeconfigFails(t *testing.T) {
+	code, _, stderr := run(t, []string{"--kubeconfig", filepath.Join(t.TempDir(), "nope")}, mustNotRun(t))
+	if code != 1 || !strings.Contains(stderr, "error: ") {
+		t.Errorf("exit code %d, stderr %q; want 1 and an error line", code, stderr)
+	}
+}
+
+func TestMalformedKubeconfigFails(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	os.WriteFile(path, []byte("clusters: [this is not: a kubeconfig"), 0o600)
+	code, _, stderr := run(t, []string{"--kubeconfig", path}, mustNotRun(t))
+	if code != 1 || !strings.Contains(stderr, "error: ") {
+		t.Errorf("exit code %d, stderr %q; want 1 and an error line", code, stderr)
+	}
+}
+
+func TestUnknownFlagIsAUsageError(t *testing.T) {
+	code, _, stderr := run(t, []string{"--no-such-flag"}, mustNotRun(t))
+	if code != 2 || !strings.Contains(stderr, "flag provided but not defined") {
+		t.Errorf("exit code %d, stderr %q; want 2 and the flag error", code, stderr)
+	}
+}
+
+func TestHelpExitsZero(t *testing.T) {
+	code, _, stderr := run(t, []string{"--help"}, mustNotRun(t))
+	if code != 0 || !strings.Contains(stderr, "-kubeconfig") {
+		t.Errorf("exit code %d, stderr %q; want 0 and the flags", code, stderr)
+	}
+}
+
+func TestScriptErrorIsReported(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a playground")
+	}
+	t.Setenv("KUBECONFIG", "") // the playground, whatever the environment says
+	code, _, stderr := run(t, nil, func(env *demo.Env) error {
+		if !env.OnPlayground() || !env.Writes {
+			t.Errorf("no kubeconfig given, yet not on a writable playground")
+		}
+		return errors.New("the script failed on purpose")
+	})
+	if code != 1 || !strings.Contains(stderr, "error: the script failed on purpose") {
+		t.Errorf("exit code %d, stderr %q", code, stderr)
+	}
+}
