@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -84,9 +85,16 @@ func TestPlaygroundRandomWorkload(t *testing.T) {
 				if diff := cmp.Diff(truth, l.store.content()); diff != "" {
 					t.Errorf("%s's store differs from the server (-server +%s):\n%s", s, s, diff)
 				}
-				if got := l.r.LastSyncResourceVersion(); got != last {
-					t.Errorf("%s's LastSyncResourceVersion is %s, the last change was at %s", s, got, last)
-				}
+			}
+			// Both must settle on the same resourceVersion, at or after the
+			// last change. Not exactly the last change: a BOOKMARK (an etcd
+			// progress notification, caused by writes elsewhere in the
+			// cluster) may move either past it at any moment.
+			if err := waitSameRV(ctx, sides, last); err != nil {
+				t.Error(err)
+			}
+			if err := waitWatching(ctx, sides); err != nil {
+				t.Fatal(err)
 			}
 			cg, our := sides[clientGo].requests(), sides[ours].requests()
 			t.Logf("client-go's requests:\n  %s", strings.Join(cg, "\n  "))
@@ -114,13 +122,15 @@ type liveSide struct {
 }
 
 func startLiveSide(t *testing.T, ctx context.Context, config func() *rest.Config, ns string, s side, watchList bool) *liveSide {
-	rec := &reqlog.Recorder{}
+	store := newLiveStore()
+	// Every request wakes the test's waiters, like every store change.
+	rec := &reqlog.Recorder{OnRequest: func(reqlog.Request) { _ = store.set(func() {}) }}
 	client, err := kubernetes.NewForConfig(rec.Wrap(config()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	lw := listwatch.NewFilteredListWatchFromClient(client.CoreV1().RESTClient(), "pods", ns, func(*metav1.ListOptions) {})
-	l := &liveSide{cable: cable.New(lw), store: newLiveStore(), rec: rec}
+	l := &liveSide{cable: cable.New(lw), store: store, rec: rec}
 	ctx, cancel := context.WithCancel(ctx)
 	var run func(context.Context)
 	switch s {
@@ -139,6 +149,56 @@ func startLiveSide(t *testing.T, ctx context.Context, config func() *rest.Config
 	}
 	t.Cleanup(l.stop)
 	return l
+}
+
+// waitSameRV waits until both reflectors report the same
+// LastSyncResourceVersion, not older than last. (resourceVersions are
+// opaque to clients; on the playground's own etcd they are revisions, which
+// is what lets the test compare them as numbers.)
+func waitSameRV(ctx context.Context, sides map[side]*liveSide, last string) error {
+	return waitUntil(ctx, sides, func() (bool, string) {
+		cg, our := sides[clientGo].r.LastSyncResourceVersion(), sides[ours].r.LastSyncResourceVersion()
+		return cg == our && revision(cg) >= revision(last),
+			fmt.Sprintf("LastSyncResourceVersion: client-go is at %s, ours at %s, the last change at %s", cg, our, last)
+	})
+}
+
+// waitWatching waits until both reflectors' last request is a watch: a
+// Replace reaches the store just before the watch request that follows it
+// is sent.
+func waitWatching(ctx context.Context, sides map[side]*liveSide) error {
+	return waitUntil(ctx, sides, func() (bool, string) {
+		for _, l := range sides {
+			reqs := l.rec.Requests()
+			if len(reqs) == 0 || reqs[len(reqs)-1].Query.Get("watch") != "true" {
+				return false, "a reflector is not watching"
+			}
+		}
+		return true, ""
+	})
+}
+
+// waitUntil re-checks cond each time either side's store or request log
+// changes, until it holds or ctx ends.
+func waitUntil(ctx context.Context, sides map[side]*liveSide, cond func() (bool, string)) error {
+	for {
+		cgChanged, ourChanged := sides[clientGo].store.changedChan(), sides[ours].store.changedChan()
+		ok, why := cond()
+		if ok {
+			return nil
+		}
+		select {
+		case <-cgChanged:
+		case <-ourChanged:
+		case <-ctx.Done():
+			return fmt.Errorf("%s: %w", why, ctx.Err())
+		}
+	}
+}
+
+func revision(rv string) int64 {
+	n, _ := strconv.ParseInt(rv, 10, 64)
+	return n
 }
 
 // requests returns what the reflector sent, with resourceVersions reduced to
@@ -202,6 +262,16 @@ func (s *liveStore) Replace(list []any, _ string) error {
 	})
 }
 func (s *liveStore) Resync() error { return nil }
+
+// UpdateResourceVersion is called by both reflectors as their watch moves
+// the resourceVersion on, bookmarks included: waiters wake up.
+func (s *liveStore) UpdateResourceVersion(string) { _ = s.set(func() {}) }
+
+func (s *liveStore) changedChan() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.changed
+}
 
 func (s *liveStore) content() map[string]string {
 	s.mu.Lock()
