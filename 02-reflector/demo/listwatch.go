@@ -1,3 +1,6 @@
+// Not a mirror of client-go: the demo steps for the LIST then WATCH path of
+// tools/cache/reflector.go (Reflector.list, Reflector.watch), and the 410.
+
 package main
 
 import (

@@ -1,3 +1,6 @@
+// Not a mirror of client-go: a demo helper that lets each step wait for
+// what the previous one caused (a store call, a request, a watch event).
+
 package main
 
 import (

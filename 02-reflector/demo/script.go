@@ -1,3 +1,6 @@
+// Not a mirror of client-go: the demo's shared steps, running our Reflector
+// (tools/cache/reflector.go's Reflector) over a cable the demo can unplug.
+
 package main
 
 import (

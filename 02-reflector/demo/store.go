@@ -1,3 +1,6 @@
+// Not a mirror of client-go: the demo's ReflectorStore (the interface of
+// tools/cache/reflector.go), which prints every call it receives.
+
 package main
 
 import (

@@ -1,3 +1,6 @@
+// Not a mirror of client-go: the demo steps for the WatchList path of
+// tools/cache/reflector.go (Reflector.watchList), resync and bookmarks.
+
 package main
 
 import (
