@@ -37,3 +37,19 @@ func TestCheckCitationCatchesMistakes(t *testing.T) {
 		}
 	}
 }
+
+func TestHeaderCitationPattern(t *testing.T) {
+	for header, want := range map[string]string{
+		"// Mirrors k8s.io/client-go v0.37.2 tools/cache/reflector.go: Reflector.": "tools/cache/reflector.go",
+		"// Mirrors k8s.io/client-go/tools/pager/pager.go.":                        "tools/pager/pager.go",
+		"// Like k8s.io/apimachinery/pkg/util/wait/backoff.go.":                    "",
+	} {
+		got := ""
+		if m := citedFileInGo.FindStringSubmatch(header); m != nil {
+			got = m[1]
+		}
+		if got != want {
+			t.Errorf("%q: cited %q, want %q", header, got, want)
+		}
+	}
+}

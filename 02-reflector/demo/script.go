@@ -1,0 +1,197 @@
+// Not a mirror of client-go: the demo's shared steps, running our Reflector
+// (tools/cache/reflector.go's Reflector) over a cable the demo can unplug.
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+
+	listwatch "informer-from-scratch/01-listwatch"
+	reflector "informer-from-scratch/02-reflector"
+	"informer-from-scratch/02-reflector/internal/cable"
+	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/reqlog"
+	"informer-from-scratch/internal/timeline"
+)
+
+// script holds what the steps share.
+type script struct {
+	env      *demo.Env
+	tl       *timeline.Timeline
+	ns       string // "" (every namespace) when read-only on a real cluster
+	lw       *listwatch.ListWatch
+	requests *history[reqlog.Request]
+	seq      int
+}
+
+// running is one reflector with its cable, store and goroutine.
+type running struct {
+	r      *reflector.Reflector
+	cable  *cable.Cable
+	store  *printStore
+	events *history[watch.Event]
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// start builds a reflector over a cable and runs it. Every watch event it
+// receives is printed as a "watch" row (on a real cluster, only the first
+// few of each step: there may be thousands of pods).
+func (s *script) start(opts reflector.ReflectorOptions) *running {
+	ctx, cancel := context.WithCancel(s.env.Ctx)
+	run := &running{store: newPrintStore(s.tl), events: newHistory[watch.Event](), cancel: cancel, done: make(chan struct{})}
+	run.store.quiet = !s.env.Writes
+	printed := 0
+	var mu sync.Mutex
+	run.cable = cable.New(s.lw)
+	run.cable.OnEvent = func(e watch.Event) {
+		if ctx.Err() != nil {
+			return // the client reports its own cancelled stream as an ERROR event
+		}
+		mu.Lock()
+		printed++
+		show := s.env.Writes || printed <= 8 || e.Type != watch.Added
+		mu.Unlock()
+		if show {
+			s.printEvent(e)
+		}
+		run.events.add(e)
+	}
+	run.r = reflector.NewReflectorWithOptions(run.cable, &corev1.Pod{}, run.store, opts)
+	// The handler hears what ListAndWatch returns: a failed LIST, a watch
+	// request the server refused. Errors caused by our own cancel are not
+	// worth a row.
+	if err := run.r.SetWatchErrorHandlerWithContext(func(ctx context.Context, _ *reflector.Reflector, err error) {
+		if ctx.Err() == nil {
+			s.tl.Event("reflector", "ERROR", "ListAndWatch returned", err.Error())
+		}
+	}); err != nil {
+		panic(err) // the reflector has not started: cannot happen
+	}
+	go func() {
+		defer close(run.done)
+		run.r.RunWithContext(ctx)
+	}()
+	return run
+}
+
+// stop cancels the reflector's context and waits for Run to return.
+func (s *script) stop(run *running) error {
+	run.cancel()
+	select {
+	case <-run.done:
+		s.tl.Event("reflector", "STOPPED", "RunWithContext returned", "its context was cancelled; its watch is closed")
+		return nil
+	case <-time.After(10 * time.Second):
+		return fmt.Errorf("the reflector did not stop within 10s of its context being cancelled")
+	}
+}
+
+func (s *script) printEvent(e watch.Event) {
+	if e.Type == watch.Error {
+		status := apierrors.FromObject(e.Object)
+		detail := status.Error()
+		if se, ok := status.(apierrors.APIStatus); ok {
+			st := se.Status()
+			detail = fmt.Sprintf("%d %s: %s", st.Code, st.Reason, st.Message)
+		}
+		s.tl.Event("watch", "ERROR", "-", detail)
+		return
+	}
+	m, err := meta.Accessor(e.Object)
+	if err != nil {
+		s.tl.Event("watch", string(e.Type), fmt.Sprintf("%T", e.Object), "no metadata")
+		return
+	}
+	key, detail := m.GetNamespace()+"/"+m.GetName(), "rv="+m.GetResourceVersion()
+	if e.Type == watch.Modified && m.GetDeletionTimestamp() != nil {
+		detail += " deletionTimestamp set"
+	}
+	if e.Type == watch.Bookmark {
+		key = "-"
+		if m.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true" {
+			detail += " " + metav1.InitialEventsAnnotationKey + "=true"
+		}
+	}
+	s.tl.Event("watch", string(e.Type), key, detail)
+}
+
+// showRV prints where the reflector is in the resource's history.
+func (s *script) showRV(run *running) {
+	s.tl.Event("reflector", "RV", "LastSyncResourceVersion", run.r.LastSyncResourceVersion())
+}
+
+// ---- writes (playground, or a real cluster with --write) ----
+
+func (s *script) setScene() error {
+	s.tl.Step("Set the scene", "A namespace and three pods, so the first LIST has something to return.")
+	var err error
+	if s.ns, err = s.env.Namespace("stage02"); err != nil {
+		return err
+	}
+	for _, name := range []string{"web-1", "web-2", "web-3"} {
+		if err := s.create(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *script) create(name string) error {
+	pod, err := s.env.Client.CoreV1().Pods(s.ns).Create(s.env.Ctx, demo.Pod(s.ns, name, map[string]string{"app": "web"}), metav1.CreateOptions{})
+	if err != nil {
+		return err
+	}
+	s.tl.Event("demo", "CREATE", s.ns+"/"+name, "rv="+pod.ResourceVersion)
+	return nil
+}
+
+func (s *script) label(name string) error {
+	s.seq++
+	patch := fmt.Sprintf(`{"metadata":{"labels":{"tier":"gold-%d"}}}`, s.seq)
+	pod, err := s.env.Client.CoreV1().Pods(s.ns).Patch(s.env.Ctx, name, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
+	if err != nil {
+		return err
+	}
+	s.tl.Event("demo", "LABEL", s.ns+"/"+name, fmt.Sprintf("tier=gold-%d rv=%s", s.seq, pod.ResourceVersion))
+	return nil
+}
+
+func (s *script) delete(name string) error {
+	if err := s.env.Client.CoreV1().Pods(s.ns).Delete(s.env.Ctx, name, metav1.DeleteOptions{}); err != nil {
+		return err
+	}
+	s.tl.Event("demo", "DELETE", s.ns+"/"+name, "")
+	return nil
+}
+
+// ---- waiting ----
+
+func (s *script) waitStore(run *running, since int, what string, match func(storeCall) bool) (storeCall, error) {
+	return run.store.calls.waitFor(s.env.Ctx, since, what, match)
+}
+
+func (s *script) waitRequest(since int, what string, match func(reqlog.Request) bool) error {
+	_, err := s.requests.waitFor(s.env.Ctx, since, what, match)
+	return err
+}
+
+func isWatch(r reqlog.Request) bool { return r.Query.Get("watch") == "true" }
+
+func op(name string) func(storeCall) bool {
+	return func(c storeCall) bool { return c.Op == name }
+}
+
+func opOn(name, key string) func(storeCall) bool {
+	return func(c storeCall) bool { return c.Op == name && c.Key == key }
+}

@@ -1,0 +1,75 @@
+package reflector_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/go-logr/logr"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/klog/v2"
+
+	"informer-from-scratch/internal/playground"
+)
+
+// TestMain routes utilruntime.HandleErrorWithContext, which both reflectors
+// use for the problems they report and skip (a wrong object type, a store
+// that fails), into the recorder carried by the reflector's context, so the
+// differential tests compare those reports too. It silences klog, which only
+// client-go's reflector writes to. And it stops the one playground the
+// integration tests share, if one was started.
+func TestMain(m *testing.M) {
+	klog.SetLogger(logr.Discard())
+	utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{recordHandledError}
+	code := m.Run()
+	if sharedCluster != nil {
+		if err := sharedCluster.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "stopping the playground:", err)
+		}
+	}
+	os.Exit(code)
+}
+
+type recorderKey struct{}
+
+// recordHandledError is the only utilruntime error handler during the tests:
+// it replaces the default ones, whose 1ms rate limit sleeps would otherwise
+// shift the timelines the scripted tests compare.
+func recordHandledError(ctx context.Context, err error, msg string, _ ...any) {
+	rec, ok := ctx.Value(recorderKey{}).(*recorder)
+	if !ok {
+		return
+	}
+	detail := msg
+	if err != nil {
+		detail += ": " + err.Error()
+	}
+	rec.add(entry{Call: "HandleError", Arg: detail})
+}
+
+var (
+	clusterOnce   sync.Once
+	sharedCluster *playground.Cluster
+	clusterErr    error
+)
+
+// cluster starts the playground the first time a test needs it; TestMain
+// stops it. The watch cache is off so that a compaction produces a real 410.
+func cluster(t *testing.T) *playground.Cluster {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("needs the playground; skipped with -short")
+	}
+	clusterOnce.Do(func() {
+		sharedCluster, clusterErr = playground.Start(context.Background(), playground.Options{
+			DisableWatchCache: true,
+			Progress:          os.Stderr,
+		})
+	})
+	if clusterErr != nil {
+		t.Fatalf("starting the playground: %v", clusterErr)
+	}
+	return sharedCluster
+}

@@ -1,0 +1,118 @@
+package reflector_test
+
+import (
+	"errors"
+	"testing"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// TestScriptedWatchList is TestScriptedListThenWatch with WatchList on:
+// client-go's WatchListClient gate set, and our UseWatchList option.
+func TestScriptedWatchList(t *testing.T) {
+	for _, sc := range watchListScenarios() {
+		t.Run(sc.name, func(t *testing.T) { runBoth(t, sc) })
+	}
+}
+
+func watchListScenarios() []scenario {
+	stream := watchReply{events: []timedEvent{
+		added(pod("a", "5")), added(pod("b", "6")), initialEventsEnd("10"),
+	}}
+	first := listReply{list: podList("10", "", pod("a", "5"), pod("b", "6"))}
+	errInvalid := apierrors.NewInvalid(schema.GroupKind{Kind: "Pod"}, "", nil)
+	scenarios := []scenario{
+		{
+			name: "initial ADDED events, then the bookmark: the store is replaced, and the same watch carries on",
+			watches: []watchReply{{events: []timedEvent{
+				added(pod("a", "5")), added(pod("b", "6")), modified(pod("a", "7")), added(pod("c", "8")), deleted(pod("c", "9")),
+				initialEventsEnd("10"), added(pod("d", "11")), modified(pod("b", "12")),
+			}}},
+		},
+		{
+			name:  "the initial-events-end bookmark goes to the temporary store, later bookmarks to the store",
+			store: bookmarkStore,
+			watches: []watchReply{{events: []timedEvent{
+				added(pod("a", "5")), bookmark("7"), initialEventsEnd("10"), bookmark("11"),
+			}}},
+		},
+		{
+			name:    "a store that tracks the resourceVersion hears nothing until the stream is synced",
+			store:   rvUpdaterStore,
+			watches: []watchReply{{events: []timedEvent{added(pod("a", "5")), initialEventsEnd("10"), added(pod("b", "11"))}}},
+		},
+		{
+			name: "a bookmark annotated false does not end the initial events",
+			watches: []watchReply{{events: []timedEvent{
+				added(pod("a", "5")), annotatedBookmark("6", "false"), added(pod("b", "7")), initialEventsEnd("10"),
+			}}},
+		},
+		{
+			name:    "a server that refuses streaming (Invalid) makes the reflector fall back to LIST",
+			lists:   []listReply{first},
+			watches: []watchReply{{err: errInvalid}, {events: []timedEvent{added(pod("c", "11"))}}},
+		},
+		{
+			name:    "any other error on the streaming request falls back to LIST too",
+			lists:   []listReply{first},
+			watches: []watchReply{{err: errors.New("stream broke")}},
+		},
+		{
+			name:    "429 on the streaming request backs off and streams again",
+			watches: []watchReply{{err: errBusy}, {err: errBusy}, stream},
+		},
+		{
+			name:    "a 429 ERROR event in the stream backs off and streams again",
+			watches: []watchReply{{events: []timedEvent{added(pod("a", "5")), errorEvent(errBusy)}}, stream},
+		},
+		{
+			name:    "a stream that ends before the bookmark is started again at once",
+			watches: []watchReply{{events: []timedEvent{added(pod("a", "5"))}}, stream},
+		},
+		{
+			name:    "a stream that closes at once with nothing in it is a very short watch: fall back to LIST",
+			lists:   []listReply{first},
+			watches: []watchReply{{}},
+		},
+		{
+			name:    "a 500 ERROR event in the stream falls back to LIST",
+			lists:   []listReply{first},
+			watches: []watchReply{{events: []timedEvent{added(pod("a", "5")), errorEvent(errInternal)}}},
+		},
+		{
+			name: "after a 410 on the watch, the new stream starts at the last resourceVersion; a 410 there restarts it from \"\"",
+			watches: []watchReply{
+				{events: []timedEvent{added(pod("a", "5")), initialEventsEnd("10"), modified(pod("a", "11")), errorEvent(errExpired)}},
+				{events: []timedEvent{errorEvent(errExpired)}},
+				{events: []timedEvent{added(pod("a", "15")), initialEventsEnd("20")}},
+			},
+		},
+		{
+			name: "an expired resourceVersion on the streaming request restarts it from \"\"",
+			watches: []watchReply{
+				{events: []timedEvent{added(pod("a", "5")), initialEventsEnd("10"), errorEvent(errExpired)}},
+				{err: errExpired},
+				{events: []timedEvent{added(pod("a", "15")), initialEventsEnd("20")}},
+			},
+		},
+		{
+			name:        "a store that refuses the streamed state makes the reflector fall back to LIST",
+			failReplace: 1,
+			lists:       []listReply{first},
+			watches:     []watchReply{stream},
+		},
+		{
+			name: "the watch request after a synced stream is refused: the error handler hears it, the next round streams again",
+			watches: []watchReply{
+				{events: []timedEvent{added(pod("a", "5")), initialEventsEnd("10"), added(pod("c", "11"))}},
+				{err: errForbid},
+				{events: []timedEvent{added(pod("a", "5")), added(pod("c", "11")), initialEventsEnd("12"), added(pod("d", "13"))}},
+			},
+		},
+	}
+	for i := range scenarios {
+		scenarios[i].watchList = true
+	}
+	return scenarios
+}
