@@ -10,18 +10,21 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
+	reflector "informer-from-scratch/02-reflector"
 	deltafifo "informer-from-scratch/03-deltafifo"
 	indexer "informer-from-scratch/04-indexer"
 )
 
-// The shapes other layers need, checked against client-go's own interfaces
-// (they use only builtin types, so ours can satisfy them):
+// The shapes other layers need, checked against stages 02 and 03 and against
+// client-go's own interfaces (they use only builtin types, so ours can
+// satisfy them):
 //   - stage 02's Reflector writes into a ReflectorStore;
 //   - stage 03's DeltaFIFO and RealFIFO read their KnownObjects through a
 //     KeyListerGetter (and so does the informer, when it reconciles a
 //     relist with atomic events);
 //   - and our Store is a full cache.Store.
 var (
+	_ reflector.ReflectorStore  = indexer.Store(nil) // what stage 02's Reflector writes into
 	_ deltafifo.KeyListerGetter = indexer.Store(nil) // stage 03's KnownObjects
 	_ cache.ReflectorStore      = indexer.Store(nil)
 	_ cache.KeyListerGetter     = indexer.Store(nil)
