@@ -1,0 +1,309 @@
+// Not a mirror of client-go: the demo's steps. They use our Indexer and
+// listers the way a controller uses an informer's (tools/cache/listers.go,
+// listers/generic_helpers.go), filled by stage 02's Reflector.
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+
+	listwatch "informer-from-scratch/01-listwatch"
+	reflector "informer-from-scratch/02-reflector"
+	deltafifo "informer-from-scratch/03-deltafifo"
+	indexer "informer-from-scratch/04-indexer"
+	"informer-from-scratch/04-indexer/listers"
+	"informer-from-scratch/internal/demo"
+)
+
+// script holds what the steps share.
+type script struct {
+	env      *demo.Env
+	requests atomic.Int64 // HTTP requests the Reflector's client has sent
+	idx      indexer.Indexer
+	store    *loggingStore
+	pods     listers.ResourceIndexer[*corev1.Pod]
+}
+
+// Every pod of the scene carries demoLabel, and the Reflector selects on it,
+// so that with --write on a real cluster the cache holds only the demo's pods.
+const demoLabel, demoValue = "demo", "stage04"
+
+// The scene: pods in two namespaces, bound to three fake nodes at creation
+// (nothing schedules on the playground, so spec.nodeName is ours to set).
+var scene = []struct{ ns, name, node, app string }{
+	{"shop", "web-1", "node-1", "web"},
+	{"shop", "web-2", "node-2", "web"},
+	{"shop", "web-3", "node-3", "web"},
+	{"shop", "db-1", "node-1", "db"},
+	{"shop", "cache-1", "node-2", "cache"},
+	{"blog", "web-1", "node-2", "web"},
+	{"blog", "db-1", "node-3", "db"},
+	{"blog", "worker-1", "node-1", "worker"},
+}
+
+func (s *script) setScene() error {
+	tl := s.env.Timeline
+	tl.Step("Set the scene",
+		"Two namespaces, eight pods, three nodes. The nodes do not exist: a pod's spec.nodeName",
+		"can be set when it is created, and nothing on the playground schedules or runs pods.")
+	nsName := map[string]string{}
+	for _, ns := range []string{"shop", "blog"} {
+		name, err := s.env.Namespace(ns)
+		if err != nil {
+			return err
+		}
+		nsName[ns] = name
+	}
+	for i, p := range scene {
+		scene[i].ns = nsName[p.ns]
+		pod := demo.Pod(scene[i].ns, p.name, map[string]string{"app": p.app, demoLabel: demoValue})
+		pod.Spec.NodeName = p.node
+		created, err := s.env.Client.CoreV1().Pods(scene[i].ns).Create(s.env.Ctx, pod, metav1.CreateOptions{})
+		if err != nil {
+			return err
+		}
+		tl.Event("demo", "CREATE", scene[i].ns+"/"+p.name, fmt.Sprintf("rv=%s node=%s app=%s", created.ResourceVersion, p.node, p.app))
+	}
+	return nil
+}
+
+// fillFromReflector starts a Reflector writing into the Indexer and waits for
+// its first Replace: from then on the cache holds every pod. stop ends the
+// Reflector and waits for it.
+func (s *script) fillFromReflector(client kubernetes.Interface) (stop func(), err error) {
+	tl := s.env.Timeline
+	tl.Step("Fill the cache from a Reflector",
+		"An Indexer keyed by namespace/name, with the one index every informer has: by namespace.",
+		"The Reflector (stage 02) gets the state of the pods (those labelled "+demoLabel+"="+demoValue+" when the",
+		"demo made them) and writes it into the cache with Replace, then keeps watching and turns every",
+		"event into Add, Update or Delete.")
+	s.idx = indexer.NewIndexer(deltafifo.DeletionHandlingMetaNamespaceKeyFunc,
+		indexer.Indexers{indexer.NamespaceIndex: indexer.MetaNamespaceIndexFunc})
+	s.store = newLoggingStore(s.idx, tl)
+	s.pods = listers.New[*corev1.Pod](s.idx, corev1.Resource("pods"))
+
+	lw := listwatch.NewFilteredListWatchFromClient(client.CoreV1().RESTClient(), "pods", metav1.NamespaceAll,
+		func(o *metav1.ListOptions) {
+			if s.env.Writes {
+				o.LabelSelector = demoLabel + "=" + demoValue
+			}
+		})
+	r := reflector.NewReflectorWithOptions(lw, &corev1.Pod{}, s.store, reflector.ReflectorOptions{Name: "pods"})
+	ctx, cancel := context.WithCancel(s.env.Ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.RunWithContext(ctx)
+	}()
+	stop = func() {
+		cancel()
+		<-done
+	}
+	if _, err := s.waitFor(func(w write) bool { return w.op == "REPLACE" }, 30*time.Second); err != nil {
+		stop()
+		return nil, fmt.Errorf("the cache never got its first state: %w", err)
+	}
+	keys := s.idx.ListKeys()
+	slices.Sort(keys)
+	tl.Note("The cache holds %d pods: %s", len(keys), abbreviate(keys, 8))
+	tl.Note("LastStoreSyncResourceVersion = %s", s.idx.LastStoreSyncResourceVersion())
+	return stop, nil
+}
+
+// waitFor returns the first write from the Reflector that matches.
+func (s *script) waitFor(match func(write) bool, timeout time.Duration) (write, error) {
+	deadline := time.After(timeout)
+	for {
+		select {
+		case w := <-s.store.writes:
+			if match(w) {
+				return w, nil
+			}
+		case <-deadline:
+			return write{}, fmt.Errorf("nothing after %s", timeout)
+		case <-s.env.Ctx.Done():
+			return write{}, s.env.Ctx.Err()
+		}
+	}
+}
+
+func (s *script) addIndexes() error {
+	tl := s.env.Timeline
+	tl.Step("Add a by-node and a by-label index to the filled cache",
+		"AddIndexers runs the new index functions over the pods already cached (allowed since 1.30;",
+		"before, indexes had to exist before the first object). byLabel is multi-valued: a pod is",
+		"filed under each of its labels, as key=value, so each pod here is in two of its buckets.")
+	if err := s.idx.AddIndexers(indexer.Indexers{byNode: nodeIndexFunc, byLabel: labelIndexFunc}); err != nil {
+		return err
+	}
+	for _, name := range []string{indexer.NamespaceIndex, byNode, byLabel} {
+		s.printIndex(name)
+	}
+	err := s.idx.AddIndexers(indexer.Indexers{byNode: nodeIndexFunc})
+	tl.Event("index", "ADD", byNode+" again", fmt.Sprintf("refused: %v", err))
+	return nil
+}
+
+// printIndex prints the buckets of an index: each value and its keys (the
+// first dozen values: a real cluster may have hundreds).
+func (s *script) printIndex(name string) {
+	values := s.idx.ListIndexFuncValues(name)
+	slices.Sort(values)
+	const most = 12
+	if len(values) > most {
+		defer s.env.Timeline.Note("… and %d more %s values", len(values)-most, name)
+		values = values[:most]
+	}
+	for _, v := range values {
+		keys, _ := s.idx.IndexKeys(name, v)
+		shown := v
+		if shown == "" {
+			shown = `""`
+		}
+		s.env.Timeline.Event("index", name, shown, abbreviate(keys, 6))
+	}
+}
+
+func (s *script) askTheCache() error {
+	tl := s.env.Timeline
+	node, ns, app := s.pickQuestions()
+	tl.Step("Ask the cache, not the server",
+		"Every answer below is a map lookup under a read lock: the cache has no client to send a request",
+		"with. The http rows show what the Reflector sends: nothing new while we ask, its watch stays open.")
+	mark := s.requests.Load()
+
+	onNode, err := s.idx.ByIndex(byNode, node)
+	if err != nil {
+		return err
+	}
+	tl.Event("index", "ByIndex", byNode+"="+node, abbreviate(sortedKeys(onNode), 8))
+
+	sel := labels.SelectorFromSet(labels.Set{"app": app})
+	listed, err := listers.NewNamespaced(s.pods, ns).List(sel)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for _, p := range listed {
+		names = append(names, p.Namespace+"/"+p.Name)
+	}
+	slices.Sort(names)
+	tl.Event("lister", "List", fmt.Sprintf("ns=%s app=%s", ns, app), abbreviate(names, 8))
+	tl.Note("The lister read the %q bucket of the namespace index, then matched app=%s on each pod in it.", ns, app)
+
+	withLabel, err := s.idx.IndexKeys(byLabel, "app="+app)
+	if err != nil {
+		return err
+	}
+	var inNS []string
+	for _, k := range withLabel {
+		if strings.HasPrefix(k, ns+"/") {
+			inNS = append(inNS, k)
+		}
+	}
+	tl.Event("index", "IndexKeys", byLabel+"=app="+app, fmt.Sprintf("%s, of which in %s: %s", abbreviate(withLabel, 6), ns, abbreviate(inNS, 6)))
+	tl.Note("Same answer from the byLabel index: one bucket, no label matching at all.")
+
+	_, err = listers.NewNamespaced(s.pods, ns).Get("no-such-pod")
+	tl.Event("lister", "Get", ns+"/no-such-pod", fmt.Sprintf("%v (NotFound: %v)", err, apierrors.IsNotFound(err)))
+	tl.Note("%s.", s.requestsSince(mark))
+	return nil
+}
+
+// pickQuestions chooses what to ask: the scene's node-2 and app=web in shop,
+// or on a real cluster the busiest node and the commonest app label of the
+// busiest namespace.
+func (s *script) pickQuestions() (node, ns, app string) {
+	if s.env.Writes {
+		return "node-2", scene[0].ns, "web"
+	}
+	node = biggestBucket(s.idx, byNode)
+	ns = biggestBucket(s.idx, indexer.NamespaceIndex)
+	app = "web"
+	best := -1
+	for _, v := range s.idx.ListIndexFuncValues(byLabel) {
+		keys, _ := s.idx.IndexKeys(byLabel, v)
+		if k, val, ok := strings.Cut(v, "="); ok && k == "app" && len(keys) > best {
+			app, best = val, len(keys)
+		}
+	}
+	return node, ns, app
+}
+
+func biggestBucket(idx indexer.Indexer, name string) string {
+	best, size := "", -1
+	for _, v := range idx.ListIndexFuncValues(name) {
+		if keys, _ := idx.IndexKeys(name, v); len(keys) > size && v != "" {
+			best, size = v, len(keys)
+		}
+	}
+	return best
+}
+
+// moveBetweenBuckets changes a pod's label on the server and watches the
+// Reflector's update move its key from one bucket of byLabel to another;
+// then deletes the only app=worker pod, and its bucket disappears.
+func (s *script) moveBetweenBuckets() error {
+	tl := s.env.Timeline
+	shop, blog := scene[0].ns, scene[5].ns
+	tl.Step("An update moves a pod between buckets",
+		"Relabel "+shop+"/web-2 from app=web to app=cache on the server. The watch brings the change;",
+		"the cache computes the old pod's index values and the new one's, and moves the key.")
+	s.printBuckets("before")
+	tl.Event("demo", "PATCH", shop+"/web-2", "app=cache")
+	patched, err := s.env.Client.CoreV1().Pods(shop).Patch(s.env.Ctx, "web-2", types.MergePatchType,
+		[]byte(`{"metadata":{"labels":{"app":"cache"}}}`), metav1.PatchOptions{})
+	if err != nil {
+		return err
+	}
+	if _, err := s.waitFor(func(w write) bool { return w.key == shop+"/web-2" && w.rv == patched.ResourceVersion }, 10*time.Second); err != nil {
+		return fmt.Errorf("the cache never saw the patch: %w", err)
+	}
+	s.printBuckets("after")
+	onNode, _ := s.idx.IndexKeys(byNode, "node-2")
+	tl.Event("index", byNode, "node-2", abbreviate(onNode, 6)+" (unchanged: its node did not change)")
+
+	tl.Step("A delete empties a bucket, and the bucket goes",
+		"Delete "+blog+"/worker-1, the only app=worker pod. An empty bucket is removed, so an index",
+		"over short-lived values does not keep one empty set per value it ever saw. (Grace period 0:",
+		"the pod is bound to a node, and no kubelet will ever confirm a graceful delete.)")
+	tl.Event("demo", "DELETE", blog+"/worker-1", "grace period 0")
+	zero := int64(0)
+	if err := s.env.Client.CoreV1().Pods(blog).Delete(s.env.Ctx, "worker-1", metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
+		return err
+	}
+	if _, err := s.waitFor(func(w write) bool { return w.op == "DELETE" && w.key == blog+"/worker-1" }, 10*time.Second); err != nil {
+		return fmt.Errorf("the cache never saw the delete: %w", err)
+	}
+	values := s.idx.ListIndexFuncValues(byLabel)
+	slices.Sort(values)
+	tl.Event("index", byLabel, "values", strings.Join(values, " "))
+	return nil
+}
+
+func (s *script) printBuckets(when string) {
+	for _, v := range []string{"app=web", "app=cache"} {
+		keys, _ := s.idx.IndexKeys(byLabel, v)
+		s.env.Timeline.Event("index", byLabel, v, when+": "+abbreviate(keys, 6))
+	}
+}
+
+// abbreviate prints up to n items and how many more there are.
+func abbreviate(items []string, n int) string {
+	if len(items) <= n {
+		return "[" + strings.Join(items, " ") + "]"
+	}
+	return fmt.Sprintf("[%s … +%d]", strings.Join(items[:n], " "), len(items)-n)
+}
