@@ -10,6 +10,7 @@ package deltafifo
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -38,7 +39,8 @@ func (k KeyError) Unwrap() error { return k.Err }
 type ExplicitKey string
 
 // MetaNamespaceKeyFunc is the default key: "namespace/name", or just "name"
-// for cluster-scoped objects.
+// for cluster-scoped objects. Unlike client-go's, it returns an error for a
+// typed nil pointer instead of panicking.
 func MetaNamespaceKeyFunc(obj interface{}) (string, error) {
 	if key, ok := obj.(ExplicitKey); ok {
 		return string(key), nil
@@ -46,6 +48,11 @@ func MetaNamespaceKeyFunc(obj interface{}) (string, error) {
 	m, err := meta.Accessor(obj)
 	if err != nil {
 		return "", fmt.Errorf("object has no meta: %v", err)
+	}
+	// A typed nil such as (*v1.Pod)(nil) passes meta.Accessor, and reading
+	// its name would panic. client-go panics here; we return an error.
+	if v := reflect.ValueOf(m); v.Kind() == reflect.Pointer && v.IsNil() {
+		return "", fmt.Errorf("object has no meta: it is a nil %T", obj)
 	}
 	if ns := m.GetNamespace(); ns != "" {
 		return ns + "/" + m.GetName(), nil

@@ -53,6 +53,25 @@ func TestKeyFunctionsMatchClientGo(t *testing.T) {
 	}
 }
 
+// TestTypedNilIsAnErrorNotAPanic covers a deliberate difference: client-go's
+// MetaNamespaceKeyFunc panics on (*v1.Pod)(nil); ours says what is wrong.
+func TestTypedNilIsAnErrorNotAPanic(t *testing.T) {
+	var pod *corev1.Pod
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Errorf("client-go no longer panics on a typed nil: drop this difference from the chapter")
+			}
+		}()
+		cache.MetaNamespaceKeyFunc(pod)
+	}()
+	for _, fn := range []func(interface{}) (string, error){MetaNamespaceKeyFunc, DeletionHandlingMetaNamespaceKeyFunc} {
+		if _, err := fn(pod); err == nil || err.Error() != "object has no meta: it is a nil *v1.Pod" {
+			t.Errorf("typed nil: got %v, want an error naming the type", err)
+		}
+	}
+}
+
 func TestSplitMetaNamespaceKeyMatchesClientGo(t *testing.T) {
 	type split struct{ Namespace, Name, Err string }
 	for _, key := range []string{"ns/a", "a", "", "/a", "ns/", "a/b/c"} {

@@ -24,6 +24,7 @@ var packageDirs = map[string]string{
 	"workqueue":  "util/workqueue",
 	"watchlist":  "util/watchlist",
 	"informers":  "informers",
+	"listers":    "listers",
 	"rest":       "rest",
 	"clientcmd":  "tools/clientcmd",
 	"kubernetes": "kubernetes",
