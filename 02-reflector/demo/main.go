@@ -17,15 +17,15 @@ import (
 	"informer-from-scratch/internal/reqlog"
 )
 
-func main() {
-	demo.Main(demo.Options{
-		Stage: 2,
-		Title: "Reflector: list, watch, relist on 410, backoff, bookmarks, WatchList",
-		// Without the watch cache, etcd's compaction reaches the watch: a
-		// watch from a compacted resourceVersion gets 410 Expired.
-		Playground: playground.Options{DisableWatchCache: true},
-	}, run)
+var options = demo.Options{
+	Stage: 2,
+	Title: "Reflector: list, watch, relist on 410, backoff, bookmarks, WatchList",
+	// Without the watch cache, etcd's compaction reaches the watch: a
+	// watch from a compacted resourceVersion gets 410 Expired.
+	Playground: playground.Options{DisableWatchCache: true},
 }
+
+func main() { demo.Main(options, run) }
 
 func run(env *demo.Env) error {
 	s := &script{env: env, tl: env.Timeline, requests: newHistory[reqlog.Request]()}

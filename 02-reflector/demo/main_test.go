@@ -1,0 +1,23 @@
+package main
+
+import (
+	"testing"
+
+	"informer-from-scratch/internal/demo/demotest"
+)
+
+// TestDemoRunsToCompletion runs the whole demo on a playground, as
+// `make run-stage 2` does, and checks it exits 0 having shown each step.
+func TestDemoRunsToCompletion(t *testing.T) {
+	demotest.Run(t, options, run,
+		"limit=500&resourceVersion=0",    // the first LIST asks for any version
+		"store      Replace   3 objects", // and replaces the store
+		"store      Add       stage02/web-4",
+		"store      Delete    stage02/web-2",
+		"410 Expired",                             // the compaction reached the watch
+		"new: stage02/web-5; gone: stage02/web-3", // and the relist repaired the store
+		"sendInitialEvents=true",                  // WatchList
+		"k8s.io/initial-events-end=true",          // its bookmark
+		"store      Resync",                       // resync, with no request
+	)
+}
