@@ -26,8 +26,13 @@ func ListAll(store Store, selector labels.Selector, appendFn AppendFunc) error {
 	if labels.MatchesNothing(selector) {
 		return nil
 	}
+	return appendMatching(store.List(), selector, appendFn)
+}
+
+// appendMatching calls appendFn on each item whose labels match selector.
+func appendMatching(items []interface{}, selector labels.Selector, appendFn AppendFunc) error {
 	selectAll := selector.Empty()
-	for _, m := range store.List() {
+	for _, m := range items {
 		if selectAll {
 			// No labels to look at: skip reading the metadata.
 			appendFn(m)
@@ -70,21 +75,7 @@ func ListAllByNamespace(indexer Indexer, namespace string, selector labels.Selec
 		}
 		return nil
 	}
-	selectAll := selector.Empty()
-	for _, m := range items {
-		if selectAll {
-			appendFn(m)
-			continue
-		}
-		metadata, err := meta.Accessor(m)
-		if err != nil {
-			return err
-		}
-		if selector.Matches(labels.Set(metadata.GetLabels())) {
-			appendFn(m)
-		}
-	}
-	return nil
+	return appendMatching(items, selector, appendFn)
 }
 
 // GenericLister lists and gets objects of one resource from an Indexer:

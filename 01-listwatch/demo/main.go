@@ -8,11 +8,9 @@ import (
 	"fmt"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	listwatch "informer-from-scratch/01-listwatch"
 	"informer-from-scratch/internal/demo"
-	"informer-from-scratch/internal/reqlog"
 )
 
 var options = demo.Options{
@@ -27,10 +25,7 @@ func run(env *demo.Env) error {
 
 	// A client of its own for the ListWatch, with every request it sends
 	// printed on the timeline as an "http" row.
-	rec := &reqlog.Recorder{OnRequest: func(r reqlog.Request) {
-		tl.Event("http", r.Method, r.Path, r.QueryString())
-	}}
-	client, err := kubernetes.NewForConfig(rec.Wrap(env.RESTConfig()))
+	client, err := env.TimelineClient(nil)
 	if err != nil {
 		return err
 	}

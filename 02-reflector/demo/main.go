@@ -9,7 +9,6 @@ package main
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	listwatch "informer-from-scratch/01-listwatch"
 	"informer-from-scratch/internal/demo"
@@ -31,11 +30,7 @@ func run(env *demo.Env) error {
 	s := &script{env: env, tl: env.Timeline, requests: newHistory[reqlog.Request]()}
 
 	// The reflectors' own client: every request it sends is an "http" row.
-	rec := &reqlog.Recorder{OnRequest: func(r reqlog.Request) {
-		env.Timeline.Event("http", r.Method, r.Path, r.QueryString())
-		s.requests.add(r)
-	}}
-	client, err := kubernetes.NewForConfig(rec.Wrap(env.RESTConfig()))
+	client, err := env.TimelineClient(s.requests.add)
 	if err != nil {
 		return err
 	}

@@ -8,8 +8,6 @@ package main
 import (
 	"fmt"
 
-	"k8s.io/client-go/kubernetes"
-
 	"informer-from-scratch/internal/demo"
 	"informer-from-scratch/internal/reqlog"
 )
@@ -28,11 +26,7 @@ func run(env *demo.Env) error {
 	// and counts them, so the demo can show that answering from the cache
 	// sends none.
 	s := &script{env: env}
-	rec := &reqlog.Recorder{OnRequest: func(r reqlog.Request) {
-		s.requests.Add(1)
-		tl.Event("http", r.Method, r.Path, r.QueryString())
-	}}
-	client, err := kubernetes.NewForConfig(rec.Wrap(env.RESTConfig()))
+	client, err := env.TimelineClient(func(reqlog.Request) { s.requests.Add(1) })
 	if err != nil {
 		return err
 	}
