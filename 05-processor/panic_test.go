@@ -205,14 +205,9 @@ func TestOnHandlerPanicLogsAndKeepsGoing(t *testing.T) {
 }
 
 func TestLogAndContinueLogsThePanic(t *testing.T) {
-	var logged []string
-	old := utilruntime.ErrorHandlers
-	utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{func(_ context.Context, err error, msg string, _ ...any) {
-		logged = append(logged, err.Error())
-	}}
-	defer func() { utilruntime.ErrorHandlers = old }()
+	logged := captureHandledErrors(t)
 	LogAndContinue(HandlerPanic{Handler: "h", Notification: DeleteNotification{}, Value: "boom", Stack: []byte("stack here")})
-	if len(logged) != 1 || !strings.Contains(logged[0], "event handler h panicked on processor.DeleteNotification: boom") || !strings.Contains(logged[0], "stack here") {
-		t.Errorf("LogAndContinue logged %q", logged)
+	if len(logged()) != 1 || !strings.Contains(logged()[0], "event handler h panicked on processor.DeleteNotification: boom") || !strings.Contains(logged()[0], "stack here") {
+		t.Errorf("LogAndContinue logged %q", logged())
 	}
 }

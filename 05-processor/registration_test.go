@@ -234,12 +234,7 @@ func TestConcurrentDistributesBeforeRunAllProceed(t *testing.T) {
 // TestAddListenerAfterStopIsReported: a stopped processor cannot start a new
 // listener; ours says so and keeps Distribute from waiting for ever.
 func TestAddListenerAfterStopIsReported(t *testing.T) {
-	var logged []string
-	old := utilruntime.ErrorHandlers
-	utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{func(_ context.Context, err error, _ string, _ ...any) {
-		logged = append(logged, err.Error())
-	}}
-	defer func() { utilruntime.ErrorHandlers = old }()
+	logged := captureHandledErrors(t)
 	synctest.Test(t, func(t *testing.T) {
 		p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
 		ctx, cancel := context.WithCancel(context.Background())
@@ -256,22 +251,17 @@ func TestAddListenerAfterStopIsReported(t *testing.T) {
 		<-l.ShutdownChan()                              // closed: nothing will ever call the handler
 		p.Distribute(AddNotification{NewObj: 1}, false) // returns: no listener to wait for
 	})
-	if len(logged) != 1 || !strings.Contains(logged[0], "after the processor stopped") {
-		t.Errorf("logged %q", logged)
+	if len(logged()) != 1 || !strings.Contains(logged()[0], "after the processor stopped") {
+		t.Errorf("logged %q", logged())
 	}
 }
 
 func TestDistributeNilIsReportedNotDelivered(t *testing.T) {
-	var logged []string
-	old := utilruntime.ErrorHandlers
-	utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{func(_ context.Context, err error, _ string, _ ...any) {
-		logged = append(logged, err.Error())
-	}}
-	defer func() { utilruntime.ErrorHandlers = old }()
+	logged := captureHandledErrors(t)
 	p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
 	p.Distribute(nil, false)
-	if len(logged) != 1 || !strings.Contains(logged[0], "nil Notification") {
-		t.Errorf("logged %q", logged)
+	if len(logged()) != 1 || !strings.Contains(logged()[0], "nil Notification") {
+		t.Errorf("logged %q", logged())
 	}
 }
 
@@ -329,4 +319,24 @@ func synctrackNew(program string) []bool {
 		out = append(out, tr.HasSynced(), cache.IsDone(tr))
 	}
 	return out
+}
+
+// captureHandledErrors routes utilruntime.HandleError to a list for the rest
+// of the test and returns a function that reads the list.
+func captureHandledErrors(t *testing.T) func() []string {
+	t.Helper()
+	var mu sync.Mutex
+	var logged []string
+	old := utilruntime.ErrorHandlers
+	utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{func(_ context.Context, err error, _ string, _ ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		logged = append(logged, err.Error())
+	}}
+	t.Cleanup(func() { utilruntime.ErrorHandlers = old })
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), logged...)
+	}
 }
