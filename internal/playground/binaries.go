@@ -183,7 +183,9 @@ func build(ctx context.Context, progress io.Writer, moduleDir, dir string, bins 
 	args := append([]string{"build", "-o", tmp + string(os.PathSeparator), "-ldflags", ldflags()}, pkgs...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = moduleDir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
+	// Keep the learner's GOFLAGS (say -p=1, to build with less memory) and
+	// add -mod=readonly: the nested module's go.sum is the source of truth.
+	cmd.Env = append(os.Environ(), "GOWORK=off", strings.TrimSpace("GOFLAGS="+os.Getenv("GOFLAGS")+" -mod=readonly"))
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	// Own process group, so cancelling kills the compilers go build spawned too.
