@@ -51,7 +51,8 @@ type ResourceEventHandlerRegistration interface {
 // distributor, never drop, never reorder".
 //
 // A ProcessorListener is also the ResourceEventHandlerRegistration for its
-// handler. It cannot be restarted once removed or stopped.
+// handler. It belongs to the first processor it is added to, and cannot be
+// added again once removed or stopped.
 type ProcessorListener struct {
 	nextCh      chan Notification
 	addCh       chan Notification
@@ -63,6 +64,10 @@ type ProcessorListener struct {
 
 	syncTracker       *SingleFileTracker
 	upstreamHasSynced DoneChecker
+
+	// owner is the processor the listener was first added to; it is never
+	// added to another, nor again once removed (see SharedProcessor.claim).
+	owner atomic.Pointer[SharedProcessor]
 
 	// pendingNotifications is touched only by pop. Its length and capacity are
 	// copied into atomics so other goroutines (run's tracing in client-go, our
