@@ -30,7 +30,8 @@
 //     client-go wakes one (Signal) and relies on its informer serializing
 //     calls;
 //   - notifications are a sealed Notification interface, not interface{};
-//   - constructors return errors for nil handlers and negative resync periods;
+//   - constructors return errors for nil handlers (typed nil pointers too)
+//     and negative resync periods;
 //     AddListener on a stopped processor logs an error instead of
 //     registering a listener that would never start, and so does AddListener
 //     of a listener already removed or given to another processor (client-go

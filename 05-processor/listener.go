@@ -7,6 +7,7 @@ package processor
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -103,10 +104,16 @@ var _ ResourceEventHandlerRegistration = &ProcessorListener{}
 // own "has synced", which this handler's HasSynced waits for.
 //
 // Unlike client-go's, it returns an error instead of a listener that panics
-// later when the handler or the source's checker is nil.
+// later (or a panic now) when the handler, a pointer handler or the source's
+// checker is nil.
 func NewProcessListener(handler ResourceEventHandler, requestedResyncPeriod, resyncPeriod time.Duration, now time.Time, bufferSize int, hasSynced DoneChecker) (*ProcessorListener, error) {
 	if handler == nil {
 		return nil, errors.New("processor: a nil ResourceEventHandler cannot be registered")
+	}
+	if v := reflect.ValueOf(handler); v.Kind() == reflect.Pointer && v.IsNil() {
+		// A typed nil, such as (*ResourceEventHandlerFuncs)(nil): its
+		// methods would dereference it on the first notification.
+		return nil, fmt.Errorf("processor: a nil %T cannot be registered as a ResourceEventHandler", handler)
 	}
 	if hasSynced == nil {
 		return nil, errors.New("processor: the listener needs the source's HasSynced checker, got nil")

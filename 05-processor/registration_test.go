@@ -136,6 +136,11 @@ func TestNewProcessListenerRejectsBadInput(t *testing.T) {
 	if _, err := NewProcessListener(nil, 0, 0, time.Now(), 1, synced); err == nil {
 		t.Error("a nil handler was accepted")
 	}
+	// client-go dereferences this one while naming the handler, and panics.
+	var nilFuncs *ResourceEventHandlerFuncs
+	if _, err := NewProcessListener(nilFuncs, 0, 0, time.Now(), 1, synced); err == nil {
+		t.Error("a nil *ResourceEventHandlerFuncs was accepted")
+	}
 	if _, err := NewProcessListener(ResourceEventHandlerFuncs{}, 0, 0, time.Now(), 1, nil); err == nil {
 		t.Error("a nil HasSynced checker was accepted")
 	}
