@@ -152,7 +152,10 @@ func (s *script) burst() error {
 			}
 		}
 	} else {
-		time.Sleep(5 * time.Second)
+		select { // a Ctrl-C need not wait the five seconds out
+		case <-time.After(5 * time.Second):
+		case <-s.env.Ctx.Done():
+		}
 	}
 	return s.waitDrained(20 * time.Second)
 }
