@@ -285,13 +285,10 @@ func TestAListenerIsRegisteredOnlyOnce(t *testing.T) {
 		{"added to a second processor", []any{1, 3}, func(t *testing.T, _ *SharedProcessor, l *ProcessorListener) {
 			other := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
 			other.AddListener(l)
-			ctx, cancel := context.WithCancel(context.Background())
-			var wg sync.WaitGroup
-			wg.Go(func() { other.Run(ctx) })
+			stop := runProcessor(other)
 			other.Distribute(AddNotification{NewObj: 2}, false)
 			synctest.Wait()
-			cancel()
-			wg.Wait()
+			stop()
 		}},
 	}
 	for _, c := range cases {
@@ -312,16 +309,13 @@ func TestAListenerIsRegisteredOnlyOnce(t *testing.T) {
 				}
 				p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
 				p.AddListener(l)
-				ctx, cancel := context.WithCancel(context.Background())
-				var wg sync.WaitGroup
-				wg.Go(func() { p.Run(ctx) })
+				stop := runProcessor(p)
 				p.Distribute(AddNotification{NewObj: 1}, false)
 				synctest.Wait()
 				c.misuse(t, p, l)
 				p.Distribute(AddNotification{NewObj: 3}, false)
 				synctest.Wait()
-				cancel()
-				wg.Wait()
+				stop()
 				mu.Lock()
 				defer mu.Unlock()
 				if diff := cmp.Diff(c.want, got); diff != "" {
@@ -333,6 +327,14 @@ func TestAListenerIsRegisteredOnlyOnce(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runProcessor runs p until stop is called; stop returns once Run has.
+func runProcessor(p *SharedProcessor) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { p.Run(ctx) })
+	return func() { cancel(); wg.Wait() }
 }
 
 func TestDistributeNilIsReportedNotDelivered(t *testing.T) {
