@@ -272,17 +272,22 @@ func TestAListenerIsRegisteredOnlyOnce(t *testing.T) {
 		// want is what the handler gets of the notifications p sends
 		// before (1) and after (3) the misuse.
 		want []any
-		// misuse registers l a second time, after using it with p.
-		misuse func(t *testing.T, p *SharedProcessor, l *ProcessorListener)
+		// misuse registers l a second time, after using it with p (which
+		// stopP stops).
+		misuse func(t *testing.T, p *SharedProcessor, stopP func(), l *ProcessorListener)
 	}{
-		{"re-added after RemoveListener, while running", []any{1}, func(t *testing.T, p *SharedProcessor, l *ProcessorListener) {
+		{"re-added after RemoveListener, while running", []any{1}, func(t *testing.T, p *SharedProcessor, _ func(), l *ProcessorListener) {
 			if err := p.RemoveListener(l); err != nil {
 				t.Fatal(err)
 			}
 			<-l.ShutdownChan()
 			p.AddListener(l)
 		}},
-		{"added to a second processor", []any{1, 3}, func(t *testing.T, _ *SharedProcessor, l *ProcessorListener) {
+		{"re-added after its processor stopped", []any{1}, func(t *testing.T, p *SharedProcessor, stopP func(), l *ProcessorListener) {
+			stopP()
+			p.AddListener(l)
+		}},
+		{"added to a second processor", []any{1, 3}, func(t *testing.T, _ *SharedProcessor, _ func(), l *ProcessorListener) {
 			other := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
 			other.AddListener(l)
 			stop := runProcessor(other)
@@ -312,7 +317,7 @@ func TestAListenerIsRegisteredOnlyOnce(t *testing.T) {
 				stop := runProcessor(p)
 				p.Distribute(AddNotification{NewObj: 1}, false)
 				synctest.Wait()
-				c.misuse(t, p, l)
+				c.misuse(t, p, stop, l)
 				p.Distribute(AddNotification{NewObj: 3}, false)
 				synctest.Wait()
 				stop()
