@@ -2,15 +2,19 @@ package listwatch_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/utils/ptr"
 
 	listwatch "informer-from-scratch/01-listwatch"
+	"informer-from-scratch/internal/reqlog"
 )
 
 // legacy implements only the deprecated context-less interface and records
@@ -48,5 +52,46 @@ func TestToListerWatcherWithContextMatchesClientGo(t *testing.T) {
 	lw := &listwatch.ListWatch{}
 	if got := listwatch.ToListerWatcherWithContext(lw); got != listwatch.ListerWatcherWithContext(lw) {
 		t.Errorf("ToListerWatcherWithContext wrapped a ListWatch instead of returning it")
+	}
+}
+
+// TestAZeroListWatchIsAnErrorNotAPanic: client-go calls the missing function
+// and panics; ours says which one is missing.
+func TestAZeroListWatchIsAnErrorNotAPanic(t *testing.T) {
+	lw := &listwatch.ListWatch{}
+	if _, err := lw.ListWithContext(context.Background(), metav1.ListOptions{}); err == nil || !strings.Contains(err.Error(), "ListWithContextFunc") {
+		t.Errorf("List on a zero ListWatch returned %v, want an error naming ListWithContextFunc", err)
+	}
+	if _, err := lw.Watch(metav1.ListOptions{}); err == nil || !strings.Contains(err.Error(), "WatchFuncWithContext") {
+		t.Errorf("Watch on a zero ListWatch returned %v, want an error naming WatchFuncWithContext", err)
+	}
+}
+
+// TestNilModifierAndSelectorMeanNoFilter: where client-go panics on a nil
+// options modifier or field selector, ours sends exactly the requests
+// client-go sends for "no modifier" and fields.Everything().
+func TestNilModifierAndSelectorMeanNoFilter(t *testing.T) {
+	client := recordingClient(t, nil)
+	ns := newNamespace(t, client, "nil-filters", 2)
+	ctx := context.Background()
+	drive := func(lw listwatch.ListerWatcherWithContext) {
+		t.Helper()
+		if _, err := lw.ListWithContext(ctx, metav1.ListOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		w, err := lw.WatchWithContext(ctx, metav1.ListOptions{ResourceVersion: "0", TimeoutSeconds: ptr.To[int64](1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Stop()
+	}
+	cgRec, ourRec := &reqlog.Recorder{}, &reqlog.Recorder{}
+	cgClient, ourClient := recordingClient(t, cgRec), recordingClient(t, ourRec)
+	drive(cache.NewFilteredListWatchFromClient(cgClient.CoreV1().RESTClient(), "pods", ns, func(*metav1.ListOptions) {}))
+	drive(cache.NewListWatchFromClient(cgClient.CoreV1().RESTClient(), "pods", ns, fields.Everything()))
+	drive(listwatch.NewFilteredListWatchFromClient(ourClient.CoreV1().RESTClient(), "pods", ns, nil))
+	drive(listwatch.NewListWatchFromClient(ourClient.CoreV1().RESTClient(), "pods", ns, nil))
+	if diff := cmp.Diff(queries(t, cgRec.Requests()), queries(t, ourRec.Requests())); diff != "" {
+		t.Errorf("requests (-client-go with no filter +ours with nil):\n%s", diff)
 	}
 }

@@ -19,4 +19,8 @@
 //   - ListWatch.DisableChunking, which nothing in client-go v0.37.2 reads;
 //   - ToListWatcherWithWatchListSemantics, an opt-out used by client-go's own
 //     unit tests.
+//
+// Different on purpose: where client-go panics on a nil pointer, a ListWatch
+// with a missing function returns an error when that function is needed, and
+// a nil options modifier or field selector means "no filter".
 package listwatch

@@ -20,8 +20,12 @@ type Getter interface {
 }
 
 // NewListWatchFromClient lists and watches one resource in one namespace
-// (metav1.NamespaceAll for every namespace), filtered by a field selector.
+// (metav1.NamespaceAll for every namespace), filtered by a field selector. A
+// nil selector selects everything (client-go panics on it).
 func NewListWatchFromClient(c Getter, resource string, namespace string, fieldSelector fields.Selector) *ListWatch {
+	if fieldSelector == nil {
+		fieldSelector = fields.Everything()
+	}
 	optionsModifier := func(options *metav1.ListOptions) {
 		options.FieldSelector = fieldSelector.String()
 	}
@@ -35,7 +39,12 @@ func NewListWatchFromClient(c Getter, resource string, namespace string, fieldSe
 // Both requests are GETs on the same collection URL, for example
 // /api/v1/namespaces/demo/pods. What makes the second a watch is the query:
 // watch=true, plus the resourceVersion to start from.
+//
+// A nil optionsModifier changes nothing (client-go panics on it).
 func NewFilteredListWatchFromClient(c Getter, resource string, namespace string, optionsModifier func(options *metav1.ListOptions)) *ListWatch {
+	if optionsModifier == nil {
+		optionsModifier = func(*metav1.ListOptions) {}
+	}
 	list := func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
 		optionsModifier(&options)
 		return c.Get().

@@ -6,6 +6,7 @@ package listwatch
 
 import (
 	"context"
+	"errors"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -63,7 +64,9 @@ type ListWithContextFunc func(ctx context.Context, options metav1.ListOptions) (
 // order is client-go's, kept so the names can be swapped one for one.)
 type WatchFuncWithContext func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error)
 
-// ListWatch turns two functions into a ListerWatcher. Both must be set.
+// ListWatch turns two functions into a ListerWatcher. Both must be set: a
+// missing one is an error when it is called (client-go panics on the nil
+// function).
 type ListWatch struct {
 	ListWithContextFunc  ListWithContextFunc
 	WatchFuncWithContext WatchFuncWithContext
@@ -77,11 +80,17 @@ var (
 // ListWithContext lists. It does not paginate: the Reflector above it runs
 // the pager, and paginating here too would page twice.
 func (lw *ListWatch) ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
+	if lw.ListWithContextFunc == nil {
+		return nil, errors.New("listwatch: the ListWatch has no ListWithContextFunc")
+	}
 	return lw.ListWithContextFunc(ctx, options)
 }
 
 // WatchWithContext starts a watch.
 func (lw *ListWatch) WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+	if lw.WatchFuncWithContext == nil {
+		return nil, errors.New("listwatch: the ListWatch has no WatchFuncWithContext")
+	}
 	return lw.WatchFuncWithContext(ctx, options)
 }
 

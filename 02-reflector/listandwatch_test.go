@@ -199,6 +199,19 @@ func listThenWatchScenarios() []scenario {
 			watches: []watchReply{{events: []timedEvent{errorEvent(errExpired)}}},
 		},
 		{
+			// Only a paged answer to the first list ("0") says the watch
+			// cache is off. A relist at "" (after an expired resourceVersion)
+			// is paged by etcd even with the cache on, and must not make the
+			// next relist at a resourceVersion page too.
+			name: "a relist at \"\" that came in pages does not make later relists page",
+			lists: []listReply{
+				first, {err: errExpired},
+				{list: podList("20", "c1", a5)}, {list: podList("20", "", b7)},
+				{list: podList("30", "", a5, b7)},
+			},
+			watches: []watchReply{{events: []timedEvent{errorEvent(errExpired)}}, {events: []timedEvent{errorEvent(errExpired)}}},
+		},
+		{
 			name:     "WatchListPageSize sets the page size of every list",
 			pageSize: 1,
 			lists: []listReply{

@@ -32,7 +32,8 @@
 //     writes return an error, and ThreadSafeStoreWithTransaction.Transaction
 //     returns one error per transaction;
 //   - listers, typed indexers and typed listers return an error on an item
-//     of the wrong type where client-go's type assertions panic;
+//     of the wrong type where client-go's type assertions panic, and on a
+//     nil label selector, which client-go dereferences;
 //   - NewThreadSafeStore copies the Indexers map (client-go keeps the
 //     caller's map, writes AddIndexers into it, and panics on nil), and
 //     GetIndexers returns a copy taken under the lock;

@@ -5,9 +5,10 @@
 package indexer
 
 import (
+	"errors"
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/api/errors"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -18,11 +19,18 @@ import (
 // AppendFunc receives each object a list call selects.
 type AppendFunc func(interface{})
 
+// errNilSelector: client-go calls a method on the nil selector and panics.
+var errNilSelector = errors.New("listers: the label selector is nil; pass labels.Everything() to select every object")
+
 // ListAll calls appendFn on every stored object whose labels match selector.
 //
 // It is a scan: labels are not indexed, so a selector costs one label match
 // per stored object. Only the namespace has an index (ListAllByNamespace).
+// A nil selector is an error (client-go panics).
 func ListAll(store Store, selector labels.Selector, appendFn AppendFunc) error {
+	if selector == nil {
+		return errNilSelector
+	}
 	if labels.MatchesNothing(selector) {
 		return nil
 	}
@@ -53,8 +61,12 @@ func appendMatching(items []interface{}, selector labels.Selector, appendFn Appe
 // match selector. It reads the NamespaceIndex bucket, so it visits only that
 // namespace's objects; without that index it falls back to a full scan
 // (client-go also logs a warning there; we have no logger). An empty
-// namespace means every namespace: ListAll.
+// namespace means every namespace: ListAll. A nil selector is an error
+// (client-go panics).
 func ListAllByNamespace(indexer Indexer, namespace string, selector labels.Selector, appendFn AppendFunc) error {
+	if selector == nil {
+		return errNilSelector
+	}
 	if labels.MatchesNothing(selector) {
 		return nil
 	}
@@ -172,7 +184,7 @@ func getObject(indexer Indexer, key, name string, resource schema.GroupResource)
 		return nil, err
 	}
 	if !exists {
-		return nil, errors.NewNotFound(resource, name)
+		return nil, apierrors.NewNotFound(resource, name)
 	}
 	ro, ok := obj.(runtime.Object)
 	if !ok {

@@ -2,6 +2,7 @@ package indexer_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -191,4 +192,39 @@ func testPodLikeService(ns, name string) *corev1.Service {
 	svc := &corev1.Service{}
 	svc.Namespace, svc.Name = ns, name
 	return svc
+}
+
+// A nil selector: client-go's listers call a method on it and panic; ours
+// say what to pass instead. Every way in is checked: the two list
+// functions, the generic lister (both scopes) and the typed one.
+func TestANilSelectorIsAnErrorNotAPanic(t *testing.T) {
+	clientGoPanics := func() (panicked bool) {
+		defer func() { panicked = recover() != nil }()
+		_ = cache.ListAll(cache.NewStore(cache.MetaNamespaceKeyFunc), nil, func(interface{}) {})
+		return false
+	}()
+	if !clientGoPanics {
+		t.Errorf("client-go's ListAll no longer panics on a nil selector: update this test and the chapter")
+	}
+	store := indexer.NewIndexer(deltafifo.MetaNamespaceKeyFunc, indexer.Indexers{indexer.NamespaceIndex: indexer.MetaNamespaceIndexFunc})
+	if err := store.Add(testPod("ns", "pod", "1", "", nil)); err != nil {
+		t.Fatal(err)
+	}
+	noop := func(interface{}) {}
+	typed := listers.New[*corev1.Pod](store, podsResource)
+	for name, list := range map[string]func() error{
+		"ListAll":            func() error { return indexer.ListAll(store, nil, noop) },
+		"ListAllByNamespace": func() error { return indexer.ListAllByNamespace(store, "ns", nil, noop) },
+		"GenericLister.List": func() error { _, err := indexer.NewGenericLister(store, podsResource).List(nil); return err },
+		"GenericNamespaceLister.List": func() error {
+			_, err := indexer.NewGenericLister(store, podsResource).ByNamespace("ns").List(nil)
+			return err
+		},
+		"ResourceIndexer.List":       func() error { _, err := typed.List(nil); return err },
+		"namespaced ResourceIndexer": func() error { _, err := listers.NewNamespaced(typed, "ns").List(nil); return err },
+	} {
+		if err := list(); err == nil || !strings.Contains(err.Error(), "labels.Everything()") {
+			t.Errorf("%s with a nil selector returned %v, want an error pointing at labels.Everything()", name, err)
+		}
+	}
 }

@@ -286,6 +286,19 @@ var deliveryScenarios = []scenario{
 		ops:    []sourceOp{{at: 2600 * time.Millisecond, op: "add", name: "b", app: "web"}},
 		stopAt: 12500 * time.Millisecond,
 	},
+	{
+		// The reflector's tick rate is fixed once the informer runs, so a
+		// late request under it is raised to it: this handler's first
+		// resync is at 6s, not at the 3s tick.
+		name:           "a handler added after the start asking less than the check period gets the check period",
+		informerResync: 3 * time.Second,
+		initial:        []sourceOp{{name: "a", app: "web"}},
+		handlers: []handlerSpec{
+			{name: "default 3s"},
+			{name: "late, asks 1s, gets 3s", resync: ptr.To(time.Second), addAt: 1500 * time.Millisecond},
+		},
+		stopAt: 7500 * time.Millisecond,
+	},
 }
 
 func TestDeliveryMatchesClientGoInformer(t *testing.T) {

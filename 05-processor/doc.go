@@ -30,9 +30,12 @@
 //     client-go wakes one (Signal) and relies on its informer serializing
 //     calls;
 //   - notifications are a sealed Notification interface, not interface{};
-//   - constructors return errors for nil handlers and negative resync periods,
-//     and AddListener on a stopped processor logs an error instead of
-//     registering a listener that would never start;
+//   - constructors return errors for nil handlers (typed nil pointers too)
+//     and negative resync periods;
+//     AddListener on a stopped processor logs an error instead of
+//     registering a listener that would never start, and so does AddListener
+//     of a listener already removed or given to another processor (client-go
+//     panics on a closed channel there);
 //   - the typed handler variants (TypedResourceEventHandler and friends),
 //     per-handler loggers, the utiltrace of slow handlers and
 //     ShutDownEventHandler (an informer function);

@@ -7,6 +7,7 @@ package processor
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -51,7 +52,8 @@ type ResourceEventHandlerRegistration interface {
 // distributor, never drop, never reorder".
 //
 // A ProcessorListener is also the ResourceEventHandlerRegistration for its
-// handler. It cannot be restarted once removed or stopped.
+// handler. It belongs to the first processor it is added to, and cannot be
+// added again once removed or stopped.
 type ProcessorListener struct {
 	nextCh      chan Notification
 	addCh       chan Notification
@@ -63,6 +65,10 @@ type ProcessorListener struct {
 
 	syncTracker       *SingleFileTracker
 	upstreamHasSynced DoneChecker
+
+	// owner is the processor the listener was first added to; it is never
+	// added to another, nor again once removed (see SharedProcessor.claim).
+	owner atomic.Pointer[SharedProcessor]
 
 	// pendingNotifications is touched only by pop. Its length and capacity are
 	// copied into atomics so other goroutines (run's tracing in client-go, our
@@ -98,10 +104,16 @@ var _ ResourceEventHandlerRegistration = &ProcessorListener{}
 // own "has synced", which this handler's HasSynced waits for.
 //
 // Unlike client-go's, it returns an error instead of a listener that panics
-// later when the handler or the source's checker is nil.
+// later (or a panic now) when the handler, a pointer handler or the source's
+// checker is nil.
 func NewProcessListener(handler ResourceEventHandler, requestedResyncPeriod, resyncPeriod time.Duration, now time.Time, bufferSize int, hasSynced DoneChecker) (*ProcessorListener, error) {
 	if handler == nil {
 		return nil, errors.New("processor: a nil ResourceEventHandler cannot be registered")
+	}
+	if v := reflect.ValueOf(handler); v.Kind() == reflect.Pointer && v.IsNil() {
+		// A typed nil, such as (*ResourceEventHandlerFuncs)(nil): its
+		// methods would dereference it on the first notification.
+		return nil, fmt.Errorf("processor: a nil %T cannot be registered as a ResourceEventHandler", handler)
 	}
 	if hasSynced == nil {
 		return nil, errors.New("processor: the listener needs the source's HasSynced checker, got nil")

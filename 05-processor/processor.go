@@ -72,21 +72,17 @@ func (p *SharedProcessor) AddListener(listener *ProcessorListener) (ResourceEven
 	p.listenersLock.Lock()
 	defer p.listenersLock.Unlock()
 
-	if p.stopped {
-		// client-go would register it and never start it, after which
-		// every Distribute waits for ever; its informer refuses new
-		// handlers once stopped, so this only matters to direct callers.
-		utilruntime.HandleError(fmt.Errorf("processor: AddListener after the processor stopped: handler %s not added", listener.handlerName))
-		close(listener.runFinished)
-		return listener, false
-	}
-	if p.listeners == nil {
-		p.listeners = make(map[*ProcessorListener]bool)
-	}
 	if _, exists := p.listeners[listener]; exists {
 		// Registered twice: starting its goroutines twice would deliver
 		// each notification to two competing run loops.
 		return listener, p.listenersStarted
+	}
+	if err := p.claim(listener); err != nil {
+		utilruntime.HandleError(err)
+		return listener, false
+	}
+	if p.listeners == nil {
+		p.listeners = make(map[*ProcessorListener]bool)
 	}
 	if p.onHandlerPanic != nil && listener.onPanic == nil {
 		listener.onPanic = p.onHandlerPanic
@@ -99,6 +95,25 @@ func (p *SharedProcessor) AddListener(listener *ProcessorListener) (ResourceEven
 		p.wg.Start(listener.pop)
 	}
 	return listener, p.listenersStarted
+}
+
+// claim makes p the listener's one and only processor. A listener serves one
+// registration: its channels are closed when it is removed or its processor
+// stops, so adding it again (here or to another processor) would send on, or
+// close, a closed channel. client-go panics then; we report the mistake.
+// The caller holds listenersLock.
+func (p *SharedProcessor) claim(listener *ProcessorListener) error {
+	if !listener.owner.CompareAndSwap(nil, p) {
+		return fmt.Errorf("processor: AddListener: handler %s was already registered (and since removed, or with another processor); create a new listener for it", listener.handlerName)
+	}
+	if p.stopped {
+		// client-go would register it and never start it, after which
+		// every Distribute waits for ever; its informer refuses new
+		// handlers once stopped, so this only matters to direct callers.
+		close(listener.runFinished)
+		return fmt.Errorf("processor: AddListener after the processor stopped: handler %s not added", listener.handlerName)
+	}
+	return nil
 }
 
 // StartWatchSynced starts the goroutine that tells a late listener when the

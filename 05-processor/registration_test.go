@@ -136,6 +136,11 @@ func TestNewProcessListenerRejectsBadInput(t *testing.T) {
 	if _, err := NewProcessListener(nil, 0, 0, time.Now(), 1, synced); err == nil {
 		t.Error("a nil handler was accepted")
 	}
+	// client-go dereferences this one while naming the handler, and panics.
+	var nilFuncs *ResourceEventHandlerFuncs
+	if _, err := NewProcessListener(nilFuncs, 0, 0, time.Now(), 1, synced); err == nil {
+		t.Error("a nil *ResourceEventHandlerFuncs was accepted")
+	}
 	if _, err := NewProcessListener(ResourceEventHandlerFuncs{}, 0, 0, time.Now(), 1, nil); err == nil {
 		t.Error("a nil HasSynced checker was accepted")
 	}
@@ -254,6 +259,87 @@ func TestAddListenerAfterStopIsReported(t *testing.T) {
 	if len(logged()) != 1 || !strings.Contains(logged()[0], "after the processor stopped") {
 		t.Errorf("logged %q", logged())
 	}
+}
+
+// TestAListenerIsRegisteredOnlyOnce: a listener's channels are closed when
+// it is removed or its processor stops, so it can never run again. client-go
+// panics (close of a closed channel) when such a listener is added again, or
+// runs two pops on one channel when it is given to two processors; ours
+// reports the mistake and leaves the listener alone.
+func TestAListenerIsRegisteredOnlyOnce(t *testing.T) {
+	cases := []struct {
+		name string
+		// want is what the handler gets of the notifications p sends
+		// before (1) and after (3) the misuse.
+		want []any
+		// misuse registers l a second time, after using it with p (which
+		// stopP stops).
+		misuse func(t *testing.T, p *SharedProcessor, stopP func(), l *ProcessorListener)
+	}{
+		{"re-added after RemoveListener, while running", []any{1}, func(t *testing.T, p *SharedProcessor, _ func(), l *ProcessorListener) {
+			if err := p.RemoveListener(l); err != nil {
+				t.Fatal(err)
+			}
+			<-l.ShutdownChan()
+			p.AddListener(l)
+		}},
+		{"re-added after its processor stopped", []any{1}, func(t *testing.T, p *SharedProcessor, stopP func(), l *ProcessorListener) {
+			stopP()
+			p.AddListener(l)
+		}},
+		{"added to a second processor", []any{1, 3}, func(t *testing.T, _ *SharedProcessor, _ func(), l *ProcessorListener) {
+			other := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
+			other.AddListener(l)
+			stop := runProcessor(other)
+			other.Distribute(AddNotification{NewObj: 2}, false)
+			synctest.Wait()
+			stop()
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			logged := captureHandledErrors(t)
+			synctest.Test(t, func(t *testing.T) {
+				synced := &doneChan{name: "x", ch: make(chan struct{})}
+				close(synced.ch)
+				var mu sync.Mutex
+				var got []any
+				l, err := NewProcessListener(ResourceEventHandlerFuncs{AddFunc: func(obj any) {
+					mu.Lock()
+					defer mu.Unlock()
+					got = append(got, obj)
+				}}, 0, 0, time.Now(), 1, synced)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
+				p.AddListener(l)
+				stop := runProcessor(p)
+				p.Distribute(AddNotification{NewObj: 1}, false)
+				synctest.Wait()
+				c.misuse(t, p, stop, l)
+				p.Distribute(AddNotification{NewObj: 3}, false)
+				synctest.Wait()
+				stop()
+				mu.Lock()
+				defer mu.Unlock()
+				if diff := cmp.Diff(c.want, got); diff != "" {
+					t.Errorf("what the handler got (-want +got):\n%s", diff)
+				}
+			})
+			if len(logged()) != 1 || !strings.Contains(logged()[0], "already registered") {
+				t.Errorf("logged %q, want one error saying the listener was already registered", logged())
+			}
+		})
+	}
+}
+
+// runProcessor runs p until stop is called; stop returns once Run has.
+func runProcessor(p *SharedProcessor) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { p.Run(ctx) })
+	return func() { cancel(); wg.Wait() }
 }
 
 func TestDistributeNilIsReportedNotDelivered(t *testing.T) {

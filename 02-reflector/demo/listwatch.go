@@ -37,7 +37,10 @@ func (s *script) listThenWatch() error {
 		s.tl.Step("Watch for five seconds",
 			"On a real cluster the demo changes nothing: whatever pods change meanwhile arrives as events.",
 			"Skipped here (they write): creating and deleting pods, and the forced 410 with an etcd compaction.")
-		time.Sleep(5 * time.Second)
+		select { // a Ctrl-C need not wait the five seconds out
+		case <-time.After(5 * time.Second):
+		case <-s.env.Ctx.Done():
+		}
 		s.showRV(run)
 		return s.stop(run)
 	}

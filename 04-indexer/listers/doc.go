@@ -3,8 +3,9 @@
 // DeploymentLister…). It mirrors k8s.io/client-go v0.37.2
 // listers/generic_helpers.go.
 //
-// It differs from client-go in one way: where client-go's type assertion
-// would panic on a cached item that is not a T, ours returns an error.
+// It differs from client-go in one way: where client-go would panic, on a
+// cached item that is not a T or on a nil label selector, ours returns an
+// error.
 // lister-gen's per-type interfaces (PodLister with its Pods(namespace)
 // method, the expansion interfaces) are generated code and left out: a
 // ResourceIndexer[*corev1.Pod] and NewNamespaced do the same job.

@@ -88,6 +88,10 @@ func (s *standIn) run(ctx context.Context) error {
 	s.started = true
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	// However run ends, the processor and the resync loop end with it: a
+	// failed LIST must not leave them running (and wg.Wait waiting).
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	wg.Go(func() { s.p.Run(ctx) })
 
 	list, err := s.lw.ListWithContext(ctx, metav1.ListOptions{})

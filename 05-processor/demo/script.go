@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -93,7 +94,11 @@ func (s *script) registerAndStart() error {
 
 	ctx, cancel := context.WithCancel(s.env.Ctx)
 	s.cancel, s.runDone = cancel, make(chan error, 1)
-	go func() { s.runDone <- s.inf.run(ctx) }()
+	go func() {
+		err := s.inf.run(ctx)
+		cancel() // if run ended on its own (a failed LIST), stop waiting below
+		s.runDone <- err
+	}()
 
 	// Each registration's HasSynced: the source has synced AND this handler
 	// has returned from OnAdd for every initial-list item.
@@ -108,7 +113,19 @@ func (s *script) registerAndStart() error {
 		})
 	}
 	wg.Wait()
-	return s.env.Ctx.Err()
+	if err := s.env.Ctx.Err(); err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		// The stand-in ended before every handler synced: say why.
+		s.cancel = nil // nothing left for stop to stop
+		err := <-s.runDone
+		if err == nil {
+			err = errors.New("its watch ended")
+		}
+		return fmt.Errorf("the stand-in informer stopped before the handlers synced: %w", err)
+	}
+	return nil
 }
 
 func (s *script) burst() error {
@@ -135,7 +152,10 @@ func (s *script) burst() error {
 			}
 		}
 	} else {
-		time.Sleep(5 * time.Second)
+		select { // a Ctrl-C need not wait the five seconds out
+		case <-time.After(5 * time.Second):
+		case <-s.env.Ctx.Done():
+		}
 	}
 	return s.waitDrained(20 * time.Second)
 }

@@ -88,28 +88,21 @@ func Start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 	}
 	c.token, c.caPEM = creds.token, creds.caPEM
 
-	ports, err := freePorts(3)
-	if err != nil {
-		return nil, err
-	}
-	etcdClient, etcdPeer, apiPort := ports[0], ports[1], ports[2]
-	c.EtcdURL = fmt.Sprintf("http://127.0.0.1:%d", etcdClient)
-	c.Host = fmt.Sprintf("https://127.0.0.1:%d", apiPort)
-
-	c.etcd, err = startProcess("etcd", filepath.Join(dir, "etcd.log"), bins.Etcd, etcdArgs(dir, etcdClient, etcdPeer)...)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.waitFor(ctx, c.etcd, c.EtcdURL+"/health", false); err != nil {
-		return nil, err
-	}
-	c.api, err = startProcess("kube-apiserver", filepath.Join(dir, "kube-apiserver.log"), bins.APIServer,
-		append(apiserverArgs(dir, creds, c.EtcdURL, apiPort, opts), opts.ExtraAPIServerArgs...)...)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.waitFor(ctx, c.api, c.Host+"/readyz", true); err != nil {
-		return nil, err
+	// A port found free can be taken before a child binds it (by another
+	// playground's outgoing connections, say, when test packages run in
+	// parallel): then start again on new ports, a few times.
+	for attempt := 1; ; attempt++ {
+		err = c.startChildren(ctx, bins, creds, opts)
+		if err == nil {
+			break
+		}
+		if attempt == 3 || !errors.Is(err, errPortTaken) {
+			return nil, err
+		}
+		fmt.Fprintln(progress, "playground: a port was taken before etcd or the apiserver could bind it; starting again on other ports")
+		if err := c.stopChildren(); err != nil {
+			return nil, err
+		}
 	}
 	// readyz does not wait for the bootstrap controller to create the
 	// "default" namespace; demos and tests may use it straight away.
@@ -121,6 +114,48 @@ func Start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// startChildren starts etcd and then the apiserver on free ports, and waits
+// until the apiserver is ready.
+func (c *Cluster) startChildren(ctx context.Context, bins Binaries, creds *credentials, opts Options) error {
+	ports, err := pickPorts(3)
+	if err != nil {
+		return err
+	}
+	etcdClient, etcdPeer, apiPort := ports[0], ports[1], ports[2]
+	c.EtcdURL = fmt.Sprintf("http://127.0.0.1:%d", etcdClient)
+	c.Host = fmt.Sprintf("https://127.0.0.1:%d", apiPort)
+
+	c.etcd, err = startProcess("etcd", filepath.Join(c.Dir, "etcd.log"), bins.Etcd, etcdArgs(c.Dir, etcdClient, etcdPeer)...)
+	if err != nil {
+		return err
+	}
+	if err := c.waitFor(ctx, c.etcd, c.EtcdURL+"/health", false); err != nil {
+		return err
+	}
+	c.api, err = startProcess("kube-apiserver", filepath.Join(c.Dir, "kube-apiserver.log"), bins.APIServer,
+		append(apiserverArgs(c.Dir, creds, c.EtcdURL, apiPort, opts), opts.ExtraAPIServerArgs...)...)
+	if err != nil {
+		return err
+	}
+	return c.waitFor(ctx, c.api, c.Host+"/readyz", true)
+}
+
+// stopChildren stops what startChildren started and removes etcd's data, so
+// that the next attempt starts a new etcd from nothing.
+func (c *Cluster) stopChildren() error {
+	var errs []error
+	if c.api != nil {
+		errs = append(errs, c.api.stop(15*time.Second))
+		c.api = nil
+	}
+	if c.etcd != nil {
+		errs = append(errs, c.etcd.stop(10*time.Second))
+		c.etcd = nil
+	}
+	errs = append(errs, os.RemoveAll(filepath.Join(c.Dir, "etcd")))
+	return errors.Join(errs...)
 }
 
 func etcdArgs(dir string, clientPort, peerPort int) []string {

@@ -5,10 +5,13 @@ import (
 	"net"
 )
 
+// pickPorts is freePorts; a test replaces it to hand out a taken port.
+var pickPorts = freePorts
+
 // freePorts asks the kernel for n distinct free loopback ports. The listeners
-// are closed before the ports are used, so another process could in theory
-// take one in between; Start retries once with new ports if a child fails to
-// bind.
+// are closed before the ports are used, so another process could take one in
+// between; Start then tries again with new ports (up to three attempts in all)
+// when a child fails to bind.
 func freePorts(n int) ([]int, error) {
 	ports := make([]int, 0, n)
 	var listeners []net.Listener

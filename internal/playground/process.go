@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -70,8 +71,13 @@ func (p *process) stop(grace time.Duration) error {
 }
 
 // diedError describes a child that exited on its own, with the end of its log.
+// It wraps errPortTaken when the child could not bind its port.
 func (p *process) diedError() error {
-	return fmt.Errorf("%s exited early (%v); last lines of %s:\n%s", p.name, p.err, p.logPath, p.logTail(20))
+	tail := p.logTail(20)
+	if strings.Contains(tail, "address already in use") {
+		return fmt.Errorf("%s exited early (%v): %w; last lines of %s:\n%s", p.name, p.err, errPortTaken, p.logPath, tail)
+	}
+	return fmt.Errorf("%s exited early (%v); last lines of %s:\n%s", p.name, p.err, p.logPath, tail)
 }
 
 func (p *process) logTail(n int) string {
@@ -86,4 +92,8 @@ func (p *process) logTail(n int) string {
 	return string(bytes.Join(lines, []byte("\n")))
 }
 
-var errNotReady = errors.New("not ready")
+var (
+	errNotReady = errors.New("not ready")
+	// errPortTaken: a child's port was taken between freePorts and its bind.
+	errPortTaken = errors.New("its port was taken")
+)
