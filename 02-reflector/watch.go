@@ -35,8 +35,9 @@ func (r *Reflector) watchWithResync(ctx context.Context, w watch.Interface) erro
 // How each ending is handled:
 //   - the server closed the watch normally (its timeout): watch again from
 //     the last resourceVersion;
-//   - connection refused or 429, on the request or as an ERROR event: back
-//     off, then watch again from the same place;
+//   - the request refused with connection refused or 429, or a 429 that
+//     arrives as an ERROR event: back off, then watch again from the same
+//     place;
 //   - 500 Internal Error: watch again at once, for as long as
 //     MaxInternalErrorRetryDuration allows;
 //   - 410 Expired, a very short watch, anything else: return nil, and let

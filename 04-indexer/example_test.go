@@ -80,7 +80,7 @@ func Example_typedLister() {
 	_ = idx.Add(pod("shop", "db-1", "node-2", map[string]string{"app": "db"}))
 	_ = idx.Add(pod("blog", "web-1", "node-2", map[string]string{"app": "web"}))
 
-	podLister := listers.New[*corev1.Pod](idx, corev1.Resource("pods"))
+	podLister := listers.New[*corev1.Pod](idx, corev1.Resource("pod")) // "pod", as client-go's generated PodLister says
 	shop := listers.NewNamespaced(podLister, "shop")
 	web, _ := shop.List(labels.SelectorFromSet(labels.Set{"app": "web"}))
 	for _, p := range web {
@@ -90,7 +90,7 @@ func Example_typedLister() {
 	fmt.Println(err)
 	// Output:
 	// shop/web-1
-	// pods "cache-1" not found
+	// pod "cache-1" not found
 }
 
 // Mutating a cached object corrupts the index: the store is never told, and

@@ -92,7 +92,7 @@ func (s *script) fillFromReflector(client kubernetes.Interface) (stop func(), er
 	s.idx = indexer.NewIndexer(deltafifo.DeletionHandlingMetaNamespaceKeyFunc,
 		indexer.Indexers{indexer.NamespaceIndex: indexer.MetaNamespaceIndexFunc})
 	s.store = newLoggingStore(s.idx, tl)
-	s.pods = listers.New[*corev1.Pod](s.idx, corev1.Resource("pods"))
+	s.pods = listers.New[*corev1.Pod](s.idx, corev1.Resource("pod")) // "pod", as client-go's generated PodLister says
 
 	lw := listwatch.NewFilteredListWatchFromClient(client.CoreV1().RESTClient(), "pods", metav1.NamespaceAll,
 		func(o *metav1.ListOptions) {
