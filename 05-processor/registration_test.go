@@ -202,7 +202,13 @@ func TestNewProcessListenerRejectsBadInput(t *testing.T) {
 		t.Error("a nil HasSynced checker was accepted")
 	}
 	if _, _, err := HandlerResyncPeriod(-time.Second, time.Second, false); err == nil {
-		t.Error("a negative resync period was accepted")
+		t.Error("HandlerResyncPeriod accepted a negative resync period")
+	}
+	if _, err := NewProcessListener(ResourceEventHandlerFuncs{}, -time.Second, time.Second, time.Now(), 1, synced); err == nil {
+		t.Error("NewProcessListener accepted a negative requested resync period")
+	}
+	if _, err := NewProcessListener(ResourceEventHandlerFuncs{}, time.Second, -time.Second, time.Now(), 1, synced); err == nil {
+		t.Error("NewProcessListener accepted a negative resync period")
 	}
 }
 
