@@ -142,7 +142,7 @@ func (f *RealFIFO) Transformer() TransformFunc { return f.transformer }
 func (f *RealFIFO) Add(obj interface{}) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	f.initial.wrote()
+	f.initial.sawEvent()
 	return f.addToItemsLocked(Added, false, obj)
 }
 
@@ -150,7 +150,7 @@ func (f *RealFIFO) Add(obj interface{}) error {
 func (f *RealFIFO) Update(obj interface{}) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	f.initial.wrote()
+	f.initial.sawEvent()
 	return f.addToItemsLocked(Updated, false, obj)
 }
 
@@ -159,7 +159,7 @@ func (f *RealFIFO) Update(obj interface{}) error {
 func (f *RealFIFO) Delete(obj interface{}) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	f.initial.wrote()
+	f.initial.sawEvent()
 	return f.addToItemsLocked(Deleted, false, obj)
 }
 
