@@ -51,6 +51,12 @@ func listThenWatchScenarios() []scenario {
 			watches: []watchReply{{events: []timedEvent{added(pod("c", "11")), modified(pod("a", "12")), deleted(pod("b", "13")), bookmark("14")}}},
 		},
 		{
+			name:    "a transforming store gets every object as it came: the reflector transforms only a WatchList stream",
+			store:   transformingStore,
+			lists:   []listReply{first},
+			watches: []watchReply{{events: []timedEvent{added(pod("c", "11")), modified(pod("a", "12"))}}},
+		},
+		{
 			name:    "a bookmark reaches a store that accepts bookmarks",
 			store:   bookmarkStore,
 			lists:   []listReply{first},

@@ -80,7 +80,7 @@ func newReflectorWithClock(s side, sc scenario, lw *scriptLW, store *recStore, c
 	}()
 	switch s {
 	case clientGo:
-		r := cache.NewReflectorWithOptions(lw, expected, storeFor(sc, store), cache.ReflectorOptions{
+		r := cache.NewReflectorWithOptions(lw, expected, storeFor(s, sc, store), cache.ReflectorOptions{
 			Name: "scripted", ResyncPeriod: sc.resync, Backoff: b, Clock: c, MinWatchTimeout: sc.minWatchTimeout,
 		})
 		r.ShouldResync = shouldResync
@@ -88,7 +88,7 @@ func newReflectorWithClock(s side, sc scenario, lw *scriptLW, store *recStore, c
 		r.MaxInternalErrorRetryDuration = sc.maxInternal
 		return r
 	default:
-		r := reflector.NewReflectorWithOptions(lw, expected, storeFor(sc, store), reflector.ReflectorOptions{
+		r := reflector.NewReflectorWithOptions(lw, expected, storeFor(s, sc, store), reflector.ReflectorOptions{
 			Name: "scripted", ResyncPeriod: sc.resync, Backoff: b, Clock: c, MinWatchTimeout: sc.minWatchTimeout,
 			UseWatchList: ptr.To(sc.watchList),
 		})

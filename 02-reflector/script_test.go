@@ -42,6 +42,9 @@ const (
 	plainStore storeKind = iota
 	bookmarkStore
 	rvUpdaterStore
+	// transformingStore is a TransformingStore whose transform is recorded
+	// and marks what it returns (see recStore.transform).
+	transformingStore
 )
 
 type scenario struct {
