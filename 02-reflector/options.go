@@ -84,9 +84,15 @@ func NewReflectorWithOptions(lw listwatch.ListerWatcher, expectedType any, store
 	if c == nil {
 		c = clock.RealClock{}
 	}
-	minWatchTimeout := defaultMinWatchTimeout
+	minWatchTimeout, maxWatchTimeout := defaultMinWatchTimeout, defaultMaxWatchTimeout
 	if options.MinWatchTimeout > defaultMinWatchTimeout {
 		minWatchTimeout = options.MinWatchTimeout
+		maxWatchTimeout = 2 * minWatchTimeout
+	}
+	if maxWatchTimeout < minWatchTimeout {
+		// 2× a huge MinWatchTimeout overflowed: no randomization, as in
+		// client-go.
+		maxWatchTimeout = minWatchTimeout
 	}
 	backoff := options.Backoff
 	if backoff == nil {
@@ -108,7 +114,7 @@ func NewReflectorWithOptions(lw listwatch.ListerWatcher, expectedType any, store
 		resyncPeriod:      options.ResyncPeriod,
 		delayHandler:      newDelayWithReset(*backoff, c, defaultBackoffReset),
 		minWatchTimeout:   minWatchTimeout,
-		maxWatchTimeout:   2 * minWatchTimeout,
+		maxWatchTimeout:   maxWatchTimeout,
 		clock:             c,
 		useWatchList:      options.UseWatchList == nil || *options.UseWatchList,
 		watchErrorHandler: DefaultWatchErrorHandler,
