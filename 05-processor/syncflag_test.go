@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 	fcache "k8s.io/client-go/tools/cache/testing"
@@ -61,13 +62,16 @@ func TestAListenerNeverAskedAboutResyncHearsARelistsUnchangedObjects(t *testing.
 		// The next watch after expire is set fails with 410, which makes
 		// the reflector list again; the list finds a and b unchanged.
 		var expire atomic.Bool
-		watchFunc := func(options metav1.ListOptions) (watch.Interface, error) {
+		list := func(_ context.Context, options metav1.ListOptions) (runtime.Object, error) {
+			return source.List(options)
+		}
+		watchFunc := func(_ context.Context, options metav1.ListOptions) (watch.Interface, error) {
 			if expire.CompareAndSwap(true, false) {
 				return nil, apierrors.NewResourceExpired("the test expired it")
 			}
 			return source.Watch(options)
 		}
-		lw := cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{ListFunc: source.List, WatchFunc: watchFunc}, noWatchList{})
+		lw := cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{ListWithContextFunc: list, WatchFuncWithContext: watchFunc}, noWatchList{})
 		informer := cache.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, cache.Indexers{})
 		recs := map[string]*recorder{}
 		for _, h := range syncFlagHandlers {
