@@ -56,7 +56,7 @@ help:
 	@echo "Targets:"
 	@grep -E '^## ' $(MAKEFILE_LIST) | sed -e 's/^## /  make /' -e 's/: /\t/' | expand -t 30
 
-## run-stage N: run stage N's demo on the playground (or KUBECONFIG); no N lists the stages
+## run-stage N: run stage N's demo on the playground (a real cluster: ARGS=--kubeconfig=PATH or INFORMER_KUBECONFIG); no N lists the stages
 .PHONY: run-stage
 run-stage:
 ifeq ($(STAGE),)
