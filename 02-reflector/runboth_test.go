@@ -102,6 +102,12 @@ func newReflectorWithClock(s side, sc scenario, lw *scriptLW, store *recStore, c
 // run runs one reflector over the scenario in a synctest bubble, until it
 // has used up the script and (virtual) sc.after has passed.
 func run(t *testing.T, s side, sc scenario) outcome {
+	return runInspecting(t, s, sc, nil)
+}
+
+// runInspecting is run, handing the used-up script to inspect (if not nil)
+// before the reflector stops.
+func runInspecting(t *testing.T, s side, sc scenario, inspect func(*scriptLW)) outcome {
 	var out outcome
 	synctest.Test(t, func(t *testing.T) {
 		rec := newRecorder()
@@ -118,6 +124,9 @@ func run(t *testing.T, s side, sc scenario) outcome {
 		time.Sleep(sc.after)
 		synctest.Wait()
 		out = outcome{Log: rec.close(), Store: store.content(), LastRV: r.LastSyncResourceVersion(), Resyncs: store.resyncs}
+		if inspect != nil {
+			inspect(lw)
+		}
 		cancel()
 		<-done
 	})

@@ -1,10 +1,8 @@
 package reflector_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
-	"testing/synctest"
 
 	clientfeatures "k8s.io/client-go/features"
 	clientfeaturestesting "k8s.io/client-go/features/testing"
@@ -23,23 +21,10 @@ func watchTimeouts(t *testing.T, s side, watchList bool, n int) []int64 {
 		sc.watches = append(sc.watches, watchReply{events: []timedEvent{modified(pod("a", fmt.Sprint(11+i)))}})
 	}
 	var timeouts []int64
-	synctest.Test(t, func(t *testing.T) {
-		rec := newRecorder()
-		lw := newScriptLW(sc, rec)
-		r := newReflector(s, sc, lw, newRecStore(sc, rec))
-		ctx, cancel := context.WithCancel(context.WithValue(context.Background(), recorderKey{}, rec))
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			r.RunWithContext(ctx)
-		}()
-		<-lw.exhausted
-		synctest.Wait()
-		cancel()
-		<-done
+	runInspecting(t, s, sc, func(lw *scriptLW) {
 		lw.mu.Lock()
+		defer lw.mu.Unlock()
 		timeouts = append(timeouts, lw.timeouts...)
-		lw.mu.Unlock()
 	})
 	return timeouts
 }
