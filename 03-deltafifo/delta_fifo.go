@@ -128,7 +128,7 @@ func (f *DeltaFIFO) Transformer() TransformFunc { return f.transformer }
 func (f *DeltaFIFO) Add(obj interface{}) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	f.initial.wrote()
+	f.initial.sawEvent()
 	return f.queueActionLocked(Added, obj)
 }
 
@@ -136,7 +136,7 @@ func (f *DeltaFIFO) Add(obj interface{}) error {
 func (f *DeltaFIFO) Update(obj interface{}) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	f.initial.wrote()
+	f.initial.sawEvent()
 	return f.queueActionLocked(Updated, obj)
 }
 
@@ -151,7 +151,7 @@ func (f *DeltaFIFO) Delete(obj interface{}) error {
 	}
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	f.initial.wrote()
+	f.initial.sawEvent()
 	_, queued := f.items[id]
 	if f.knownObjects == nil {
 		if !queued {

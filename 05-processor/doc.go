@@ -30,8 +30,9 @@
 //     client-go wakes one (Signal) and relies on its informer serializing
 //     calls;
 //   - notifications are a sealed Notification interface, not interface{};
-//   - constructors return errors for nil handlers (typed nil pointers too)
-//     and negative resync periods;
+//   - NewProcessListener returns an error for a nil handler (a typed nil
+//     pointer too), a nil HasSynced checker or a negative resync period, and
+//     HandlerResyncPeriod for a negative requested period;
 //     AddListener on a stopped processor logs an error instead of
 //     registering a listener that would never start, and so does AddListener
 //     of a listener already removed or given to another processor (client-go
