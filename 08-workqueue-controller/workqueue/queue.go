@@ -105,18 +105,19 @@ func newQueue[T comparable](c clock.WithTicker, storage Queue[T], metrics queueM
 
 // Typed is the work queue: a FIFO of items plus two sets that make it stingy.
 //
-//		Add ──▶ dirty ──▶ queue ──Get──▶ processing ──Done──▶ (gone)
-//		          ▲                          │
-//		          └── Add while processing ──┘  re-queued by Done
+//	Add ──▶ dirty ──▶ queue ──Get──▶ processing ──Done──▶ (gone)
+//	          ▲                          │
+//	          └── Add while processing ──┘  re-queued by Done
 //
-//	  - dirty holds every item that needs processing: the items waiting in
-//	    queue, and items added again while a worker holds them. An Add of an
-//	    item already dirty changes nothing, so a burst of events for one key
-//	    costs one reconcile.
-//	  - processing holds the items handed out by Get and not yet Done. An item
-//	    added while processing stays out of queue (only dirty), so no second
-//	    worker can Get it; Done puts it back in queue, and it is processed once
-//	    more, after the current run.
+// The two sets:
+//   - dirty holds every item that needs processing: the items waiting in
+//     queue, and items added again while a worker holds them. An Add of an
+//     item already dirty changes nothing, so a burst of events for one key
+//     costs one reconcile.
+//   - processing holds the items handed out by Get and not yet Done. An item
+//     added while processing stays out of queue (only dirty), so no second
+//     worker can Get it; Done puts it back in queue, and it is processed once
+//     more, after the current run.
 //
 // Invariant: every item in queue is in dirty and not in processing.
 //
