@@ -135,12 +135,18 @@ type programState struct {
 	processing   []string // handed out by Get, not yet Done
 	getting      bool     // a Get is blocked, waiting for an item
 	draining     bool     // a ShutDownWithDrain is waiting
+	shutDown     bool     // ShutDown was called
 }
 
 // nextOp picks an operation that cannot block the test: Get runs on the
 // test's goroutine only if it returns at once, otherwise in the background
 // (one at a time); Done needs an item in processing; one ShutDownWithDrain
 // at a time.
+//
+// It never calls ShutDown during a ShutDownWithDrain once ShutDown was called
+// before it: ours then ends the drain, as Typed's ShutDown does, but
+// client-go's delaying queue runs its ShutDown only once and keeps waiting
+// (a deliberate difference, TestShutDownEndsADrainAfterAnEarlierShutDown).
 func nextOp(c chooser, st programState) op {
 	total := 0
 	for _, w := range opWeights {
@@ -161,6 +167,9 @@ func nextOp(c chooser, st programState) op {
 		kind = opAdd
 	case kind == opShutDownWithDrain && st.draining:
 		kind = opShutDown
+	}
+	if kind == opShutDown && st.draining && st.shutDown {
+		kind = opAdd
 	}
 	o := op{kind: kind}
 	switch kind {
@@ -193,8 +202,9 @@ type observation struct {
 // runner drives one side through a program.
 type runner struct {
 	*side
-	getResult chan string   // the blocked Get's result
-	drained   chan struct{} // closed when the waiting ShutDownWithDrain returns
+	getResult  chan string   // the blocked Get's result
+	drained    chan struct{} // closed when the waiting ShutDownWithDrain returns
+	processing []string      // what this side handed out and was not Done, for shutDown
 }
 
 func (r *runner) apply(o op, st programState) string {
@@ -209,6 +219,7 @@ func (r *runner) apply(o op, st programState) string {
 		r.q.Forget(o.key)
 	case opDone:
 		r.q.Done(o.key)
+		r.processing = slices.DeleteFunc(r.processing, func(k string) bool { return k == o.key })
 	case opStep:
 		r.clock.Step(o.d)
 	case opShutDown:
@@ -219,12 +230,20 @@ func (r *runner) apply(o op, st programState) string {
 			go func(ch chan<- string) { ch <- getResult(r.q.Get()) }(r.getResult)
 			return "blocked"
 		}
-		return getResult(r.q.Get())
+		return r.handedOut(getResult(r.q.Get()))
 	case opShutDownWithDrain:
 		r.drained = make(chan struct{})
 		go func(ch chan struct{}) { r.q.ShutDownWithDrain(); close(ch) }(r.drained)
 	}
 	return ""
+}
+
+// handedOut notes an item Get returned, and returns it.
+func (r *runner) handedOut(result string) string {
+	if result != "shutdown" {
+		r.processing = append(r.processing, result)
+	}
+	return result
 }
 
 func getResult(item string, shutdown bool) string {
@@ -240,6 +259,7 @@ func (r *runner) observe(result string) observation {
 	if r.getResult != nil {
 		select {
 		case obs.LateGet = <-r.getResult:
+			r.handedOut(obs.LateGet)
 			r.getResult = nil
 		default:
 		}
@@ -265,15 +285,30 @@ func (r *runner) observe(result string) observation {
 	obs.Whens = r.limiter.take()
 	obs.Storage = r.storage.take()
 	obs.Metrics = r.metrics.take()
+	if obs.LateGet != "" {
+		// The blocked Get ran beside the goroutine that woke it (the waiting
+		// loop's Add, say): their calls on the storage and metrics can
+		// interleave either way, on either side. The order of items is still
+		// checked: the Get's result is the head of the queue.
+		slices.Sort(obs.Storage)
+		for _, calls := range obs.Metrics {
+			slices.Sort(calls)
+		}
+	}
 	return obs
 }
 
 // shutDown ends everything the side started: ShutDown releases a blocked Get
-// and a waiting ShutDownWithDrain and stops the queue's goroutines.
+// and stops the queue's goroutines, and Done of what is still processing
+// ends a waiting ShutDownWithDrain (ShutDown alone may not, on client-go's
+// side: see nextOp).
 func (r *runner) shutDown() {
 	r.q.ShutDown()
 	if r.getResult != nil {
-		<-r.getResult
+		r.handedOut(<-r.getResult)
+	}
+	for _, item := range r.processing {
+		r.q.Done(item)
 	}
 	if r.drained != nil {
 		<-r.drained
@@ -329,6 +364,8 @@ func nextState(st programState, o op, obs observation) programState {
 		st.processing = slices.DeleteFunc(st.processing, func(k string) bool { return k == o.key })
 	case o.kind == opShutDownWithDrain:
 		st.draining = true
+	case o.kind == opShutDown:
+		st.shutDown = true
 	}
 	if obs.LateGet != "" {
 		st.getting = false
