@@ -187,7 +187,9 @@ func TestNilAndZeroRateLimiters(t *testing.T) {
 			},
 			time.Millisecond},
 		{"with-max-wait of nil",
-			func() time.Duration { return cgworkqueue.NewTypedWithMaxWaitRateLimiter[string](nil, time.Second).When("a") },
+			func() time.Duration {
+				return cgworkqueue.NewTypedWithMaxWaitRateLimiter[string](nil, time.Second).When("a")
+			},
 			func() time.Duration { return NewTypedWithMaxWaitRateLimiter[string](nil, time.Second).When("a") },
 			0},
 		{"zero with-max-wait",
