@@ -1,0 +1,189 @@
+package workqueue
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	cgworkqueue "k8s.io/client-go/util/workqueue"
+	testingclock "k8s.io/utils/clock/testing"
+)
+
+// Each benchmark runs client-go's queue and ours as sub-benchmarks of one
+// run, on the same workload:
+//
+//	go test -run '^$' -bench . -benchmem ./08-workqueue-controller/workqueue/
+
+// benchQueue is TypedInterface of either package.
+type benchQueue[T comparable] interface {
+	Add(item T)
+	Get() (item T, shutdown bool)
+	Done(item T)
+	Len() int
+	ShutDown()
+}
+
+// BenchmarkQueue is client-go's BenchmarkQueue (util/workqueue/queue_test.go)
+// on both: a new queue, then 100 rounds of Add, Get, Done on one goroutine.
+// It measures the bookkeeping of the two sets and the FIFO.
+func BenchmarkQueue(b *testing.B) {
+	keys := make([]string, 100)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("key-%d", i)
+	}
+	for _, impl := range []struct {
+		name string
+		make func() benchQueue[string]
+	}{
+		{"client-go", func() benchQueue[string] {
+			return cgworkqueue.NewTypedWithConfig(cgworkqueue.TypedQueueConfig[string]{})
+		}},
+		{"ours", func() benchQueue[string] { return NewTypedWithConfig(TypedQueueConfig[string]{}) }},
+	} {
+		b.Run(impl.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				q := impl.make()
+				b.StartTimer()
+				for _, key := range keys {
+					q.Add(key)
+					item, _ := q.Get()
+					q.Done(item)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkQueueParallel: GOMAXPROCS×5 goroutines each Add a new item, Get
+// one and finish it, so producers and workers contend for the queue's lock.
+// Items are unique ints: every Get is matched by an earlier Add, so none
+// waits for ever.
+func BenchmarkQueueParallel(b *testing.B) {
+	for _, impl := range []struct {
+		name string
+		make func() benchQueue[int64]
+	}{
+		{"client-go", func() benchQueue[int64] { return cgworkqueue.NewTyped[int64]() }},
+		{"ours", func() benchQueue[int64] { return NewTyped[int64]() }},
+	} {
+		b.Run(impl.name, func(b *testing.B) {
+			q := impl.make()
+			defer q.ShutDown()
+			var next atomic.Int64
+			b.SetParallelism(5)
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					q.Add(next.Add(1))
+					item, _ := q.Get()
+					q.Done(item)
+				}
+			})
+		})
+	}
+}
+
+// benchDelaying is TypedDelayingInterface of either package.
+type benchDelaying interface {
+	benchQueue[string]
+	AddAfter(item string, d time.Duration)
+}
+
+// BenchmarkDelayingQueue_AddAfter is client-go's benchmark of that name
+// (util/workqueue/delaying_queue_test.go) on both: b.N items added with
+// random delays of up to 10 minutes on a fake clock (each goes through the
+// waiting loop's channel and heap), then the clock jumps 11 minutes and every
+// item is taken out with Get.
+func BenchmarkDelayingQueue_AddAfter(b *testing.B) {
+	for _, impl := range []struct {
+		name string
+		make func(*testingclock.FakeClock) benchDelaying
+	}{
+		{"client-go", func(c *testingclock.FakeClock) benchDelaying {
+			return cgworkqueue.NewTypedDelayingQueueWithConfig(cgworkqueue.TypedDelayingQueueConfig[string]{Clock: c})
+		}},
+		{"ours", func(c *testingclock.FakeClock) benchDelaying {
+			return NewTypedDelayingQueueWithConfig(TypedDelayingQueueConfig[string]{Clock: c})
+		}},
+	} {
+		b.Run(impl.name, func(b *testing.B) {
+			clk := testingclock.NewFakeClock(time.Now())
+			q := impl.make(clk)
+			defer q.ShutDown()
+			rng := rand.New(rand.NewPCG(1, 2))
+			data := make([]string, b.N)
+			delays := make([]time.Duration, b.N)
+			for n := range data {
+				data[n] = fmt.Sprint(n)
+				delays[n] = time.Duration(rng.Int64N(int64(10 * time.Minute)))
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for n := range b.N {
+				q.AddAfter(data[n], delays[n])
+			}
+			clk.Step(11 * time.Minute)
+			for range b.N {
+				q.Get()
+			}
+		})
+	}
+}
+
+// benchRateLimiting is TypedRateLimitingInterface of either package.
+type benchRateLimiting interface {
+	benchDelaying
+	AddRateLimited(item string)
+	Forget(item string)
+}
+
+// BenchmarkRateLimitingQueue_AddRateLimited: the retry path of a controller
+// with the default limiter, on a fake clock. Rounds of 100 failing keys:
+// each is retried (AddRateLimited: the exponential limiter, the token bucket,
+// the waiting loop), the clock jumps past every backoff, and each is taken,
+// forgotten and finished. b.N counts retries.
+func BenchmarkRateLimitingQueue_AddRateLimited(b *testing.B) {
+	keys := make([]string, 100)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("key-%d", i)
+	}
+	for _, impl := range []struct {
+		name string
+		make func(*testingclock.FakeClock) benchRateLimiting
+	}{
+		{"client-go", func(c *testingclock.FakeClock) benchRateLimiting {
+			return cgworkqueue.NewTypedRateLimitingQueueWithConfig(cgworkqueue.DefaultTypedControllerRateLimiter[string](),
+				cgworkqueue.TypedRateLimitingQueueConfig[string]{Clock: c})
+		}},
+		{"ours", func(c *testingclock.FakeClock) benchRateLimiting {
+			return NewTypedRateLimitingQueueWithConfig(DefaultTypedControllerRateLimiter[string](),
+				TypedRateLimitingQueueConfig[string]{Clock: c})
+		}},
+	} {
+		b.Run(impl.name, func(b *testing.B) {
+			clk := testingclock.NewFakeClock(time.Now())
+			q := impl.make(clk)
+			defer q.ShutDown()
+			b.ReportAllocs()
+			for n := 0; n < b.N; n += len(keys) {
+				round := keys[:min(len(keys), b.N-n)]
+				for _, key := range round {
+					q.AddRateLimited(key)
+				}
+				// Past every wait: the per-item backoff is 5ms (each key is
+				// forgotten), but the bucket (real time, 10 per second) falls
+				// behind by up to 100ms per retry so far.
+				clk.Step(time.Duration(n+len(round))*100*time.Millisecond + time.Minute)
+				for range round {
+					key, _ := q.Get()
+					q.Forget(key)
+					q.Done(key)
+				}
+			}
+		})
+	}
+}
