@@ -137,6 +137,32 @@ func worker(q queueUnderTest, log *workLog, pAgain, pRetry float64) {
 	}
 }
 
+// runWorkload runs 8 workers and 8 producers on q; each producer adds n
+// keys out of 50 with add. It returns once the producers are done; settle
+// runs then (to let delayed adds come due), before the workers stop adding
+// and the queue is drained with ShutDownWithDrain.
+func runWorkload(q queueUnderTest, log *workLog, pAgain, pRetry float64, n int, add func(key string, i int), settle func()) {
+	var workers, producers sync.WaitGroup
+	for range 8 {
+		workers.Go(func() { worker(q, log, pAgain, pRetry) })
+	}
+	for p := range 8 {
+		producers.Go(func() {
+			for i := range n {
+				key := fmt.Sprintf("key-%d", (p*7+i)%50)
+				log.adding(key)
+				add(key, i)
+			}
+		})
+	}
+	producers.Wait()
+	settle()
+	log.close()
+	q.ShutDownWithDrain()
+	workers.Wait()
+	q.ShutDown() // client-go's waiting loop outlives ShutDownWithDrain (TestShutDownWithDrainStopsTheWaitingLoop)
+}
+
 // TestManyWorkersOnTheRealClock: 8 producers Add 50 keys, 8 workers process
 // them and add some again while holding them, on the real scheduler and
 // clock; then ShutDownWithDrain. Get reports shutdown only once the queue is
@@ -147,73 +173,44 @@ func TestManyWorkersOnTheRealClock(t *testing.T) {
 	for _, impl := range implementations {
 		t.Run(impl.name, func(t *testing.T) {
 			q, log := impl.make(), newWorkLog()
-			var workers, producers sync.WaitGroup
-			for range 8 {
-				workers.Go(func() { worker(q, log, 0.2, 0) })
-			}
-			for p := range 8 {
-				producers.Go(func() {
-					for i := range 2000 {
-						key := fmt.Sprintf("key-%d", (p*7+i)%50)
-						log.adding(key)
-						q.Add(key)
-					}
-				})
-			}
-			producers.Wait()
-			log.close()
-			q.ShutDownWithDrain()
-			workers.Wait()
-			q.ShutDown() // client-go's waiting loop outlives ShutDownWithDrain
+			runWorkload(q, log, 0.2, 0, 2000, func(key string, _ int) { q.Add(key) }, func() {})
 			for _, e := range log.check() {
 				t.Error(e)
 			}
 			if q.Len() != 0 {
 				t.Errorf("%d items left in the queue", q.Len())
 			}
-			t.Logf("%d processings of 50 keys for %d adds", log.processed, 16000)
+			t.Logf("%d processings of 50 keys for %d adds", log.processed, 8*2000)
 		})
 	}
 }
 
 // TestManyWorkersWithRetriesInABubble: the same with AddAfter and
-// AddRateLimited from producers and workers, in a synctest bubble so the
-// delays pass in fake time. After the producers finish, a one-second sleep
-// lets every delayed add and retry chain come due (time moves only when all
-// goroutines wait); then, with work still being added by retrying workers,
-// ShutDownWithDrain must wait for what is in processing.
+// AddRateLimited from producers, and rate-limited retries from workers, in a
+// synctest bubble so the delays pass in fake time. After the producers
+// finish, a one-second sleep lets every delayed add and retry chain come due
+// (time moves only when all goroutines wait), so nothing is still waiting in
+// the heap when the queue shuts down.
 func TestManyWorkersWithRetriesInABubble(t *testing.T) {
 	for _, impl := range implementations {
 		t.Run(impl.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				q, log := impl.make(), newWorkLog()
-				var workers, producers sync.WaitGroup
-				for range 8 {
-					workers.Go(func() { worker(q, log, 0.1, 0.3) })
+				add := func(key string, i int) {
+					switch i % 3 {
+					case 0:
+						q.Add(key)
+					case 1:
+						q.AddAfter(key, time.Duration(rand.IntN(1000))*time.Microsecond)
+					case 2:
+						q.AddRateLimited(key)
+					}
 				}
-				for p := range 8 {
-					producers.Go(func() {
-						for i := range 500 {
-							key := fmt.Sprintf("key-%d", (p*7+i)%50)
-							log.adding(key)
-							switch i % 3 {
-							case 0:
-								q.Add(key)
-							case 1:
-								q.AddAfter(key, time.Duration(rand.IntN(1000))*time.Microsecond)
-							case 2:
-								q.AddRateLimited(key)
-							}
-						}
-					})
+				settle := func() {
+					time.Sleep(time.Second) // every delay is at most 1ms; retry chains end long before
+					synctest.Wait()
 				}
-				producers.Wait()
-				time.Sleep(time.Second) // every delay is at most 1ms; retry chains end long before
-				synctest.Wait()
-				log.close()
-				q.ShutDownWithDrain()
-				workers.Wait()
-				q.ShutDown() // client-go's waiting loop outlives ShutDownWithDrain (TestShutDownWithDrainStopsTheWaitingLoop)
+				runWorkload(q, log, 0.1, 0.3, 500, add, settle)
 				for _, e := range log.check() {
 					t.Error(e)
 				}
