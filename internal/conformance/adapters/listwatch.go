@@ -1,0 +1,3 @@
+//go:build conformance
+
+package listwatch
