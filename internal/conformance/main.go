@@ -408,7 +408,9 @@ func testModFile(root, tmp string, cg module, bs []*built) (string, map[string]s
 			}
 		}
 	}
-	type gomod struct{ Require []struct{ Path, Version string } }
+	type gomod struct {
+		Require []struct{ Path, Version string }
+	}
 	read := func(path string) (gomod, error) {
 		var m gomod
 		out, err := goTool(root, "mod", "edit", "-json", path)

@@ -47,7 +47,7 @@ type unit struct {
 	recv  string   // for a method: its receiver's type name
 	refs  map[string]bool
 	quals map[string]bool // identifiers used as x in x.Sel: the imports it may use
-	node  ast.Node // what to remove: *ast.FuncDecl, *ast.GenDecl (one spec) or ast.Spec
+	node  ast.Node        // what to remove: *ast.FuncDecl, *ast.GenDecl (one spec) or ast.Spec
 	decl  *ast.GenDecl
 	root  bool // a test that runs, TestMain or init
 	blank bool // var _ T = x: a compile-time check of the declarations it names

@@ -19,10 +19,10 @@ type event struct {
 }
 
 type results struct {
-	status map[string]map[string]string          // package → top-level test → pass, fail or skip
+	status map[string]map[string]string           // package → top-level test → pass, fail or skip
 	output map[string]map[string]*strings.Builder // package → test ("" for the package) → output
-	failed map[string]bool                         // package → its binary failed (or did not build)
-	build  map[string]*strings.Builder             // package → compiler output
+	failed map[string]bool                        // package → its binary failed (or did not build)
+	build  map[string]*strings.Builder            // package → compiler output
 }
 
 func parseEvents(data []byte) (*results, error) {

@@ -64,8 +64,8 @@ var stages = []stage{
 		},
 		support: append([]string{
 			"tools/cache/util_test.go",
-			"tools/cache/fifo_test.go",          // Pop
-			"tools/cache/controller_test.go",    // toListWatcherWithUnSupportedWatchListSemantics
+			"tools/cache/fifo_test.go",         // Pop
+			"tools/cache/controller_test.go",   // toListWatcherWithUnSupportedWatchListSemantics
 			"tools/cache/fake_custom_store.go", // FakeCustomStore (client-go ships it as a test fake)
 		}, cacheSupport...),
 	},
