@@ -16,8 +16,10 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"path"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -243,10 +245,18 @@ func blank(src []byte, from, to int) {
 	}
 }
 
-// rewrite returns f's source with its package clause naming pkg, every unit
-// that is not live removed, and every import no longer used removed.
-// pkgNames maps an import path to its package name.
-func rewrite(fset *token.FileSet, f *cgFile, us []*unit, pkg string, pkgNames map[string]string) ([]byte, error) {
+// target is the package client-go's files become part of.
+type target struct {
+	pkg        string // its name: deltafifo
+	importPath string // its import path: informer-from-scratch/03-deltafifo
+}
+
+// rewrite returns f's source with its package clause naming the target (an
+// external test package, x_test, becomes target_test and imports the target
+// where it imported client-go's package), every unit that is not live
+// removed, and every import no longer used removed. pkgNames maps an import
+// path to its package name.
+func rewrite(fset *token.FileSet, f *cgFile, us []*unit, to target, pkgNames map[string]string) ([]byte, error) {
 	out := append([]byte(nil), f.src...)
 	off := func(p token.Pos) int { return fset.Position(p).Offset }
 	// blankDecl removes n and the doc comment above it.
@@ -290,16 +300,34 @@ func rewrite(fset *token.FileSet, f *cgFile, us []*unit, pkg string, pkgNames ma
 			blankDecl(doc, n)
 		}
 	}
+	// Replacements that change a line's length are applied last, from the
+	// end of the file back, so they do not shift the offsets used above.
+	type edit struct {
+		from, to int
+		text     string
+	}
+	pkgClause := to.pkg
+	external := strings.HasSuffix(f.ast.Name.Name, "_test")
+	if external {
+		pkgClause += "_test"
+	}
+	edits := []edit{{off(f.ast.Name.Pos()), off(f.ast.Name.End()), pkgClause}}
+	clientGoPkg := "k8s.io/client-go/" + path.Dir(f.rel)
 	for _, imp := range f.ast.Imports {
-		path := strings.Trim(imp.Path.Value, "\"`")
-		name, ok := pkgNames[path]
+		importPath := strings.Trim(imp.Path.Value, "\"`")
+		name, ok := pkgNames[importPath]
 		if imp.Name != nil {
 			name, ok = imp.Name.Name, true
 		}
 		if !ok {
-			return nil, fmt.Errorf("%s: no package name known for import %q", f.rel, path)
+			return nil, fmt.Errorf("%s: no package name known for import %q", f.rel, importPath)
 		}
 		if name == "_" || name == "." || used[name] {
+			if external && importPath == clientGoPkg {
+				// The package under test is ours now, under the name
+				// the file uses for client-go's.
+				edits = append(edits, edit{off(imp.Path.Pos()), off(imp.Path.End()), name + " " + strconv.Quote(to.importPath)})
+			}
 			continue
 		}
 		// A parenthesised import group keeps its parentheses; a lone
@@ -311,10 +339,10 @@ func rewrite(fset *token.FileSet, f *cgFile, us []*unit, pkg string, pkgNames ma
 		}
 		blank(out, off(imp.Pos()), off(imp.End()))
 	}
-	// The package clause last: it may change the length of the line, which
-	// must not shift the offsets used above.
-	from, to := off(f.ast.Name.Pos()), off(f.ast.Name.End())
-	out = append(append(append([]byte(nil), out[:from]...), pkg...), out[to:]...)
+	sort.Slice(edits, func(i, j int) bool { return edits[i].from > edits[j].from })
+	for _, e := range edits {
+		out = append(append(append([]byte(nil), out[:e.from]...), e.text...), out[e.to:]...)
+	}
 	return out, nil
 }
 
@@ -325,9 +353,9 @@ type prepared struct {
 	dropped map[string][]string // file → names of declarations removed (tests excluded, helpers nobody reached)
 }
 
-// prepare rewrites files for package pkg. runs says whether a test of a
-// tested file is to run; importPaths must name every import of every file.
-func prepare(fset *token.FileSet, files []*cgFile, pkg string, runs func(file, name string) bool, pkgNames map[string]string) (*prepared, error) {
+// prepare rewrites files for the target package. runs says whether a test of
+// a tested file is to run; pkgNames must name every import of every file.
+func prepare(fset *token.FileSet, files []*cgFile, to target, runs func(file, name string) bool, pkgNames map[string]string) (*prepared, error) {
 	var all []*unit
 	perFile := map[*cgFile][]*unit{}
 	p := &prepared{files: map[string][]byte{}, tests: map[string][]string{}, dropped: map[string][]string{}}
@@ -346,7 +374,7 @@ func prepare(fset *token.FileSet, files []*cgFile, pkg string, runs func(file, n
 	}
 	markLive(all)
 	for _, f := range files {
-		src, err := rewrite(fset, f, perFile[f], pkg, pkgNames)
+		src, err := rewrite(fset, f, perFile[f], to, pkgNames)
 		if err != nil {
 			return nil, err
 		}

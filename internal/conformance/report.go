@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -202,15 +204,23 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 			if err != nil {
 				continue
 			}
-			n := 0
+			count := map[string]int{}
 			for _, u := range units(f, func(string) bool { return true }) {
-				if u.recv == "" && len(u.names) == 1 && strings.HasPrefix(testKind(u.names[0]), "Test") {
-					n++
+				if u.recv == "" && len(u.names) == 1 {
+					count[testKind(u.names[0])]++
 				}
 			}
-			parts = append(parts, fmt.Sprintf("%s (%d tests)", file, n))
+			part := fmt.Sprintf("%s (%d tests", file, count["Test"])
+			if count["Benchmark"] > 0 {
+				part += fmt.Sprintf(", %d benchmarks", count["Benchmark"])
+			}
+			parts = append(parts, part+")")
 		}
-		fmt.Fprintf(w, "waiting for %s (not built yet): %s\n", s.dir, strings.Join(parts, ", "))
+		why := "not built yet"
+		if _, err := os.Stat(filepath.Join(root, s.dir)); err == nil {
+			why = "built, but its adapter is not written yet (stages.go, adapters/)"
+		}
+		fmt.Fprintf(w, "waiting for %s (%s): %s\n", s.dir, why, strings.Join(parts, ", "))
 	}
 	var whole []string
 	for file := range ex.byFile {
