@@ -232,7 +232,7 @@ func conformance(o options, w io.Writer) error {
 		return fmt.Errorf("reading go test -json: %v\n%s", err, stderr.String())
 	}
 	failed := report(w, o, root, stagesBuilt, pending, ex, res, fset, cg.Dir)
-	fmt.Fprintf(w, "(%s)\n", time.Since(start).Round(100*time.Millisecond))
+	fmt.Fprintf(w, "go test took %s.\n", time.Since(start).Round(100*time.Millisecond))
 	if stderr.Len() > 0 && failed {
 		fmt.Fprintf(w, "go test said:\n%s", stderr.String())
 	}

@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"text/tabwriter"
 )
 
 type event struct {
@@ -172,11 +171,17 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 		}
 	}
 
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "stage\tclient-go file\trun\tpassed\tfailed\texcluded\t")
+	stageW, fileW := len("stage"), len("client-go file")
+	for _, r := range rows {
+		stageW, fileW = max(stageW, len(r.stage)), max(fileW, len(r.file))
+	}
+	line := func(stage, file string, run, passed, failed, excluded any) {
+		fmt.Fprintf(w, "%-*s  %-*s  %4v  %6v  %6v  %8v\n", stageW, stage, fileW, file, run, passed, failed, excluded)
+	}
+	line("stage", "client-go file", "run", "passed", "failed", "excluded")
 	var total row
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t\n", r.stage, r.file, r.run, r.passed, r.failed, r.excluded)
+		line(r.stage, r.file, r.run, r.passed, r.failed, r.excluded)
 		total.run += r.run
 		total.passed += r.passed
 		total.failed += r.failed
@@ -185,42 +190,42 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 		total.benchmarks += r.benchmarks
 		total.notSelected += r.notSelected
 	}
-	fmt.Fprintf(tw, "total\t\t%d\t%d\t%d\t%d\t\n", total.run, total.passed, total.failed, total.excluded)
-	tw.Flush()
+	line("total", "", total.run, total.passed, total.failed, total.excluded)
+	fmt.Fprintln(w)
 	if total.skipped > 0 {
-		fmt.Fprintf(w, "%d tests skipped themselves (t.Skip): counted as run, not as passed\n", total.skipped)
+		fmt.Fprintf(w, "%d tests skipped themselves (t.Skip): counted as run, not as passed.\n", total.skipped)
 	}
 	if total.benchmarks > 0 {
-		fmt.Fprintf(w, "%d benchmarks compiled, not run (-bench runs each once)\n", total.benchmarks)
+		fmt.Fprintf(w, "%d benchmarks compiled, not run (-bench runs each once).\n", total.benchmarks)
 	}
 	if total.notSelected > 0 {
-		fmt.Fprintf(w, "%d tests not selected by -run %q\n", total.notSelected, o.run)
+		fmt.Fprintf(w, "%d tests not selected by -run %q.\n", total.notSelected, o.run)
 	}
 
 	for _, s := range pending {
-		var parts []string
+		tests, benchmarks := 0, 0
 		for _, file := range s.tests {
 			f, err := readClientGoFile(fset, cgDir, file, true)
 			if err != nil {
 				continue
 			}
-			count := map[string]int{}
 			for _, u := range units(f, func(string) bool { return true }) {
 				if u.recv == "" && len(u.names) == 1 {
-					count[testKind(u.names[0])]++
+					switch testKind(u.names[0]) {
+					case "Test":
+						tests++
+					case "Benchmark":
+						benchmarks++
+					}
 				}
 			}
-			part := fmt.Sprintf("%s (%d tests", file, count["Test"])
-			if count["Benchmark"] > 0 {
-				part += fmt.Sprintf(", %d benchmarks", count["Benchmark"])
-			}
-			parts = append(parts, part+")")
 		}
 		why := "not built yet"
 		if _, err := os.Stat(filepath.Join(root, s.dir)); err == nil {
-			why = "built, but its adapter is not written yet (stages.go, adapters/)"
+			why = "built; its adapter is not written yet"
 		}
-		fmt.Fprintf(w, "waiting for %s (%s): %s\n", s.dir, why, strings.Join(parts, ", "))
+		fmt.Fprintf(w, "Waiting for %s (%s): %d tests and %d benchmarks in %s.\n",
+			s.dir, why, tests, benchmarks, strings.Join(s.tests, ", "))
 	}
 	var whole []string
 	for file := range ex.byFile {
@@ -229,7 +234,7 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 		}
 	}
 	sort.Strings(whole)
-	fmt.Fprintf(w, "not ported (exclusions.txt says why): %s\n", strings.Join(whole, ", "))
+	fmt.Fprintf(w, "Not ported (exclusions.txt says why): %s.\n", strings.Join(whole, ", "))
 
 	if o.verbose {
 		fmt.Fprintln(w, "excluded tests:")
