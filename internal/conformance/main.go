@@ -2,29 +2,44 @@
 //
 // For each stage in stages.go it reads client-go's test files for that layer
 // from the module cache (the client-go version go.mod requires), and makes
-// them tests of our package instead of client-go's:
+// them tests of our package instead of client-go's. Exactly this is done to
+// each file (prune.go), and nothing else:
 //
-//   - the package clause is rewritten (package cache → package deltafifo);
-//   - the tests listed in exclusions.txt are removed, and so is every
-//     top-level declaration no remaining test reaches (a helper of an
-//     excluded test, a method of a type we do not have); nothing else in a
-//     test is touched, and every remaining line keeps its line number;
-//   - beside them goes this repository's adapter for the stage
-//     (adapters/*.go, build tag conformance so that no ordinary build sees
-//     it): aliases of client-go's names to ours, thin wrappers, accessors for
-//     the internals the tests read.
+//   - the package clause names our package (package cache → package
+//     deltafifo; an external test package, package workqueue_test, becomes
+//     ours_test and imports our package where it imported client-go's);
+//   - the tests exclusions.txt names are removed, and so is every top-level
+//     declaration that no remaining test, TestMain or init reaches: a helper
+//     only an excluded test used, a method of a type no remaining test
+//     names, a var _ check of something removed, an import left unused.
+//     Removal overwrites the declaration with blanks, so every remaining line
+//     keeps its client-go line number;
+//   - a file listed as support (its helpers serve another file's tests) has
+//     all its own tests removed the same way.
+//
+// Excluded cases of a test that runs (exclusions.txt's subtest lines) are
+// skipped with one go test -skip expression; the tests are not edited.
+//
+// Beside the files goes this repository's adapter for the stage
+// (adapters/*.go): aliases of client-go's names to ours, thin wrappers,
+// accessors for the few internals the tests read. Each adapter carries the
+// build tag conformance, so no ordinary go build, go vet or go test compiles
+// it (on its own it names things that only exist beside client-go's tests);
+// the runner hands it to the compiler with the tag line blanked.
 //
 // Nothing is written into the repository. The files live in a temporary
-// directory and reach the compiler through `go test -overlay`, which places
+// directory and reach the compiler through go test -overlay, which places
 // them in the stage's directory and hides our own _test.go files there; a
-// temporary copy of go.mod (`-modfile`) adds the test-only modules client-go's
+// temporary copy of go.mod (-modfile) adds the test-only modules client-go's
 // tests import (testify), at the versions client-go's go.mod requires.
-// Then one `go test -race -json` runs every stage, and the command prints
-// one row per client-go file: tests run, passed, failed and excluded, and the
-// names of the failures. It exits 1 if any test failed, did not build, or an
-// exclusion names a test that does not exist.
+// Then one go test -race -json runs every stage, and the command prints
+// one row per client-go file: tests run, passed, failed and excluded, and
+// the names and output of the failures. It exits 1 if a test failed, a
+// package did not build or failed outside its tests (client-go's TestMain
+// runs goleak), an exclusion names a test or case the file does not have,
+// or a client-go test file is neither run by a stage nor excluded whole.
 //
-// Usage: go run ./internal/conformance [-v] [-run regexp] [-stage dir] [-bench] [-keep]
+// Usage: go run ./internal/conformance [-v] [-run regexp] [-stage dir] [-bench] [-keep] [-timeout d]
 package main
 
 import (

@@ -31,8 +31,6 @@ import (
 type (
 	ListerWatcher = listwatch.ListerWatcher
 	Store         = indexer.Store
-	DeltaFIFO     = deltafifo.DeltaFIFO
-	Queue         = deltafifo.Queue
 )
 
 var (
