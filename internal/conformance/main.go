@@ -44,6 +44,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -52,10 +53,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -82,7 +85,10 @@ func run() int {
 	flag.BoolVar(&o.bench, "bench", false, "also run every benchmark once (-benchtime=1x)")
 	flag.DurationVar(&o.timeout, "timeout", 5*time.Minute, "go test -timeout")
 	flag.Parse()
-	if err := conformance(o, os.Stdout); err != nil {
+	// Ctrl-C stops go test and still removes the temporary directory.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := conformance(ctx, o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 1
 	}
@@ -120,7 +126,7 @@ type built struct {
 	prepared *prepared
 }
 
-func conformance(o options, w io.Writer) error {
+func conformance(ctx context.Context, o options, w io.Writer) error {
 	gomod, err := goTool(".", "env", "GOMOD")
 	if err != nil {
 		return err
@@ -237,11 +243,14 @@ func conformance(o options, w io.Writer) error {
 	args = append(args, pkgs...)
 	fmt.Fprintf(w, "client-go %s: its tests against our stages (go test -race)\n", cg.Version)
 	start := time.Now()
-	cmd := exec.Command(goBinary(), args...)
+	cmd := exec.CommandContext(ctx, goBinary(), args...)
 	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, _ := cmd.Output() // a failing test is an exit status too: the events say what happened
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted")
+	}
 	res, err := parseEvents(stdout)
 	if err != nil {
 		return fmt.Errorf("reading go test -json: %v\n%s", err, stderr.String())
