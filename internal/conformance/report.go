@@ -102,7 +102,7 @@ const modulePath = "informer-from-scratch/"
 func report(w io.Writer, o options, root string, bs []*built, pending []stage, ex *exclusions, res *results, fset *token.FileSet, cgDir string) bool {
 	var rows []*row
 	anyFailed := false
-	var details []string
+	var details, outside []string
 	for _, b := range bs {
 		pkg := modulePath + b.dir
 		status := res.status[pkg]
@@ -167,6 +167,7 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 			if o := res.output[pkg][""]; o != nil {
 				out = o.String()
 			}
+			outside = append(outside, b.dir+": failed outside its tests (goleak found a goroutine left behind, or the binary crashed)")
 			details = append(details, fmt.Sprintf("--- %s failed outside any test:\n%s", b.dir, tail(out, true)))
 		}
 	}
@@ -252,7 +253,7 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 		}
 	}
 
-	var failures []string
+	failures := outside
 	for _, r := range rows {
 		for _, t := range r.failures {
 			failures = append(failures, r.file+": "+t)
