@@ -27,7 +27,7 @@ import (
 	indexer "informer-from-scratch/04-indexer"
 )
 
-// Stage 01's interfaces; stages 03 and 04's store, queue and key function.
+// Stage 01's interface; stage 04's store; stage 03's key function.
 type (
 	ListerWatcher = listwatch.ListerWatcher
 	Store         = indexer.Store
