@@ -70,7 +70,7 @@ else
 	@exec ./.bin/stage$(STAGE) $(ARGS)
 endif
 
-## test: gofmt, go vet, staticcheck, race-enabled tests of every package and the docs checks (CI runs this)
+## test: gofmt, go vet, staticcheck, race-enabled tests of every package, the docs checks and conformance (CI runs this)
 .PHONY: test
 test: playground-binaries
 	@echo "== gofmt"
@@ -82,6 +82,13 @@ test: playground-binaries
 	$(GO) run $(STATICCHECK) ./...
 	@echo "== go test -race (includes the docs checks in internal/docscheck)"
 	$(GO) test -race -timeout 30m ./...
+	@echo "== conformance: client-go's own tests against our stages"
+	@GO=$(GO) $(GO) run ./internal/conformance
+
+## conformance: client-go's own unit tests, run against our stages (ARGS=-v lists every test and exclusion)
+.PHONY: conformance
+conformance:
+	@GO=$(GO) $(GO) run ./internal/conformance $(ARGS)
 
 ## bench: the benchmarks, ours beside client-go's in the same run
 .PHONY: bench

@@ -119,7 +119,7 @@ func TestProcessRunsUnderTheLockWithoutUnlockWhileProcessing(t *testing.T) {
 		Add(interface{}) error
 		Pop(PopProcessFunc) (interface{}, error)
 	}{"DeltaFIFO": d, "RealFIFO": r} {
-		lock := map[string]*sync.Mutex{"DeltaFIFO": &d.lock, "RealFIFO": &r.lock}[name]
+		lock := map[string]*sync.RWMutex{"DeltaFIFO": &d.lock, "RealFIFO": &r.lock}[name]
 		if err := q.Add(newPod("a", 1)); err != nil {
 			t.Fatal(err)
 		}

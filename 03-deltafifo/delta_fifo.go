@@ -57,8 +57,10 @@ type DeltaFIFO struct {
 	name string
 
 	// lock guards everything below; cond wakes Pop when a key is queued or
-	// the queue is closed.
-	lock sync.Mutex
+	// the queue is closed. Every method takes it for writing; it is a
+	// RWMutex, as client-go's is, so that read-only inspection (client-go's
+	// own test helpers, run against ours by internal/conformance) can share it.
+	lock sync.RWMutex
 	cond sync.Cond
 
 	// items maps each queued key to its Deltas (never empty); queue is the

@@ -61,7 +61,8 @@ const defaultBatchSize = 1000
 type RealFIFO struct {
 	name string
 
-	lock sync.Mutex
+	// lock is a RWMutex for the same reason as DeltaFIFO's.
+	lock sync.RWMutex
 	cond sync.Cond
 
 	// items is the queue itself, oldest first.

@@ -40,6 +40,8 @@
 //   - the typed handler variants (TypedResourceEventHandler and friends),
 //     per-handler loggers, the utiltrace of slow handlers and
 //     ShutDownEventHandler (an informer function);
+//   - synctrack's AsyncTracker and Lazy, which no informer uses: only the
+//     SingleFileTracker is here;
 //   - PendingNotifications, BufferCapacity and ResyncPeriod are ours, for the
 //     demo and tests.
 package processor
