@@ -76,15 +76,11 @@ func testKind(name string) string {
 	return ""
 }
 
-// identsIn collects every identifier under n: a name that might refer to a
-// top-level declaration. Field and method names after a dot count too, which
-// can only keep more than needed, never less.
-func identsIn(refs map[string]bool, nodes ...ast.Node) {
-	visit(refs, nil, nodes...)
-}
-
-// visit is identsIn that also collects, into quals, the identifiers that
-// qualify a selector (the pkg of pkg.Name).
+// visit collects every identifier under nodes into refs: a name that might
+// refer to a top-level declaration. Field and method names after a dot count
+// too, which can only keep more than needed, never less. When quals is not
+// nil it also collects the identifiers that qualify a selector (the pkg of
+// pkg.Name).
 func visit(refs, quals map[string]bool, nodes ...ast.Node) {
 	for _, n := range nodes {
 		// Every ast.Node is a pointer; a nil one (no receiver, no body)
