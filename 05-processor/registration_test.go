@@ -15,6 +15,8 @@ import (
 	"k8s.io/client-go/tools/cache/synctrack"
 	fcache "k8s.io/client-go/tools/cache/testing"
 	"k8s.io/utils/clock"
+
+	deltafifo "informer-from-scratch/03-deltafifo"
 )
 
 // foreignRegistration is a registration neither implementation issued.
@@ -379,7 +381,7 @@ func TestSingleFileTrackerMatchesClientGo(t *testing.T) {
 				case 'u':
 					tr.UpstreamHasSynced()
 				}
-				out = append(out, tr.HasSynced(), IsDone(tr))
+				out = append(out, tr.HasSynced(), deltafifo.IsDone(tr))
 			}
 			return out
 		}()
