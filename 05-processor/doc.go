@@ -32,10 +32,10 @@
 //   - notifications are a sealed Notification interface, not interface{};
 //   - constructors return errors for nil handlers (typed nil pointers too)
 //     and negative resync periods;
-//     AddListener on a stopped processor logs an error instead of
-//     registering a listener that would never start, and so does AddListener
-//     of a listener already removed or given to another processor (client-go
-//     panics on a closed channel there);
+//     AddListener returns an error, and no registration, for a listener it
+//     would never run: any listener once the processor has stopped (client-go
+//     registers it unstarted), and a listener already registered, here or
+//     before (client-go panics on a closed channel there);
 //   - the typed handler variants (TypedResourceEventHandler and friends),
 //     per-handler loggers, the utiltrace of slow handlers and
 //     ShutDownEventHandler (an informer function);
