@@ -15,6 +15,8 @@
 // rules, ResourceEventHandlerRegistration), tools/cache/controller.go (the
 // handler interface and adapters), tools/cache/synctrack/synctrack.go
 // (SingleFileTracker) and k8s.io/utils buffer/ring_growing.go (the ring).
+// The typed handler layer of controller.go (TypedResourceEventHandler,
+// DeletedObject and the typed adapters) is in handler_typed.go.
 // Names client-go keeps unexported are exported here (SharedProcessor,
 // ProcessorListener, AddNotification…) because stage 06's informer, in another
 // package, drives them.
@@ -36,9 +38,11 @@
 //     would never run: any listener once the processor has stopped (client-go
 //     registers it unstarted), and a listener already registered, here or
 //     before (client-go panics on a closed channel there);
-//   - the typed handler variants (TypedResourceEventHandler and friends),
-//     per-handler loggers, the utiltrace of slow handlers and
-//     ShutDownEventHandler (an informer function);
+//   - per-handler loggers, the utiltrace of slow handlers and
+//     ShutDownEventHandler (an informer function). The typed handlers
+//     (handler_typed.go) are here, beside the untyped ones as in client-go's
+//     controller.go; the adapter that feeds them untyped notifications is the
+//     informer's (stage 06), as in client-go's shared_informer.go;
 //   - PendingNotifications, BufferCapacity and ResyncPeriod are ours, for the
 //     demo and tests.
 package processor
