@@ -241,9 +241,9 @@ func (q *observedQueue) observeDelta(d Delta) Observation {
 	return observeObject(LayerQueue, string(d.Type), d.Object)
 }
 
-func (q *observedQueue) HasSynced() bool                { return q.inner.HasSynced() }
+func (q *observedQueue) HasSynced() bool               { return q.inner.HasSynced() }
 func (q *observedQueue) HasSyncedChecker() DoneChecker { return q.inner.HasSyncedChecker() }
-func (q *observedQueue) Close()                         { q.inner.Close() }
+func (q *observedQueue) Close()                        { q.inner.Close() }
 
 // observedStore wraps the cache on processLoop's side only (GetStore and
 // GetIndexer return the cache itself), so that its writes are observed

@@ -131,8 +131,8 @@ type SharedIndexInformerOptions struct {
 // reflector, the queue and processLoop) that applies what it pops to the
 // cache and distributes notifications to the processor's listeners.
 type sharedIndexInformer struct {
-	indexer    Indexer     // stage 04: the cache
-	controller Controller  // the reflector (02) and the queue (03), built by Run
+	indexer    Indexer                    // stage 04: the cache
+	controller Controller                 // the reflector (02) and the queue (03), built by Run
 	processor  *processor.SharedProcessor // stage 05: one listener per handler
 
 	// synced is closed when the controller has synced: the informer's

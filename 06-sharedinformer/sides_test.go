@@ -183,11 +183,13 @@ func (c *clientGoShared) addHandler(h handlerSpec, rec *recorder) (registration,
 	}, nil
 }
 
-func (c *clientGoShared) run(ctx context.Context)         { c.informer.RunWithContext(ctx) }
-func (c *clientGoShared) hasSynced() bool                 { return c.informer.HasSynced() }
-func (c *clientGoShared) cache() map[string]string        { return storeContent(c.informer.GetStore().List()) }
-func (c *clientGoShared) lastSyncResourceVersion() string { return c.informer.LastSyncResourceVersion() }
-func (c *clientGoShared) isStopped() bool                 { return c.informer.IsStopped() }
+func (c *clientGoShared) run(ctx context.Context)  { c.informer.RunWithContext(ctx) }
+func (c *clientGoShared) hasSynced() bool          { return c.informer.HasSynced() }
+func (c *clientGoShared) cache() map[string]string { return storeContent(c.informer.GetStore().List()) }
+func (c *clientGoShared) lastSyncResourceVersion() string {
+	return c.informer.LastSyncResourceVersion()
+}
+func (c *clientGoShared) isStopped() bool { return c.informer.IsStopped() }
 
 // --- ours ---
 

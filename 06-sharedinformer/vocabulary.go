@@ -89,12 +89,12 @@ type (
 
 // The typed handler layer (stage 05's handler_typed.go).
 type (
-	Object                                        = processor.Object
-	TypedResourceEventHandler[T Object]            = processor.TypedResourceEventHandler[T]
-	TypedResourceEventHandlerFuncs[T Object]       = processor.TypedResourceEventHandlerFuncs[T]
+	Object                                           = processor.Object
+	TypedResourceEventHandler[T Object]              = processor.TypedResourceEventHandler[T]
+	TypedResourceEventHandlerFuncs[T Object]         = processor.TypedResourceEventHandlerFuncs[T]
 	TypedResourceEventHandlerDetailedFuncs[T Object] = processor.TypedResourceEventHandlerDetailedFuncs[T]
-	TypedFilteringResourceEventHandler[T Object]   = processor.TypedFilteringResourceEventHandler[T]
-	DeletedObject[T Object]                       = processor.DeletedObject[T]
-	TypedIndexers[T any]                          = indexer.TypedIndexers[T]
-	TypedIndexer[T any]                           = indexer.TypedIndexer[T]
+	TypedFilteringResourceEventHandler[T Object]     = processor.TypedFilteringResourceEventHandler[T]
+	DeletedObject[T Object]                          = processor.DeletedObject[T]
+	TypedIndexers[T any]                             = indexer.TypedIndexers[T]
+	TypedIndexer[T any]                              = indexer.TypedIndexer[T]
 )
