@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -370,17 +371,34 @@ func TestScriptedScenariosMatchClientGo(t *testing.T) {
 			})
 			synctest.Test(t, func(t *testing.T) {
 				ours = play(t, sc, func(lw sortedSource) side {
-					return newOurShared(lw, sc.resync, sc.transform, informer.QueueRealFIFO)
+					return newOurShared(lw, sc.resync, sc.transform, informer.QueueRealFIFO, nil)
 				})
 			})
 			if diff := cmp.Diff(theirs, ours, cmpOutcomeOpts...); diff != "" {
 				t.Errorf("the informers differ (-client-go +ours):\n%s", diff)
+			}
+			// Observing must change nothing a handler sees.
+			var observed outcome
+			var steps atomic.Int64
+			synctest.Test(t, func(t *testing.T) {
+				observed = play(t, sc, func(lw sortedSource) side {
+					return newOurShared(lw, sc.resync, sc.transform, informer.QueueRealFIFO, func(informer.Observation) { steps.Add(1) })
+				})
+			})
+			if diff := cmp.Diff(theirs, observed, cmpOutcomeOpts...); diff != "" {
+				t.Errorf("with an Observer, the informers differ (-client-go +ours, observed):\n%s", diff)
+			}
+			if steps.Load() == 0 {
+				t.Error("the Observer saw nothing")
 			}
 			for name, calls := range theirs.burst {
 				checkLateJoin(t, "client-go", name, calls, theirs.ref)
 			}
 			for name, calls := range ours.burst {
 				checkLateJoin(t, "ours", name, calls, ours.ref)
+			}
+			for name, calls := range observed.burst {
+				checkLateJoin(t, "ours, observed", name, calls, observed.ref)
 			}
 			logOutcome(t, ours)
 		})

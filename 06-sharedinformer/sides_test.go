@@ -197,11 +197,12 @@ type ourShared struct {
 	informer informer.SharedIndexInformer
 }
 
-func newOurShared(lw informer.ListerWatcher, resync time.Duration, transform bool, kind informer.QueueKind) *ourShared {
+func newOurShared(lw informer.ListerWatcher, resync time.Duration, transform bool, kind informer.QueueKind, observer informer.Observer) *ourShared {
 	inf := informer.NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, informer.SharedIndexInformerOptions{
 		ResyncPeriod: resync,
 		Indexers:     informer.Indexers{},
 		Queue:        kind,
+		Observer:     observer,
 	})
 	if transform {
 		if err := inf.SetTransform(dropManagedFields); err != nil {
