@@ -89,7 +89,10 @@ func clientGoLifecycle(source *fcache.FakeControllerSource) lifecycleAPI {
 		addIndexers: func(name string) error {
 			return inf.AddIndexers(cache.Indexers{name: func(obj any) ([]string, error) { return []string{obj.(*corev1.Pod).Labels["app"]}, nil }})
 		},
-		byIndex: func(name, value string) []string { objs, _ := inf.GetIndexer().ByIndex(name, value); return names(objs) },
+		byIndex: func(name, value string) []string {
+			objs, _ := inf.GetIndexer().ByIndex(name, value)
+			return names(objs)
+		},
 		addTypedTwoOptions: func() error {
 			_, err := typed.AddTypedEventHandler(cache.TypedResourceEventHandlerFuncs[*corev1.Pod]{}, cache.HandlerOptions{}, cache.HandlerOptions{})
 			return err
@@ -118,7 +121,10 @@ func ourLifecycle(source *fcache.FakeControllerSource) lifecycleAPI {
 		addIndexers: func(name string) error {
 			return inf.AddIndexers(informer.Indexers{name: func(obj any) ([]string, error) { return []string{obj.(*corev1.Pod).Labels["app"]}, nil }})
 		},
-		byIndex: func(name, value string) []string { objs, _ := inf.GetIndexer().ByIndex(name, value); return names(objs) },
+		byIndex: func(name, value string) []string {
+			objs, _ := inf.GetIndexer().ByIndex(name, value)
+			return names(objs)
+		},
 		addTypedTwoOptions: func() error {
 			_, err := typed.AddTypedEventHandler(informer.TypedResourceEventHandlerFuncs[*corev1.Pod]{}, informer.HandlerOptions{}, informer.HandlerOptions{})
 			return err
