@@ -26,7 +26,7 @@ import (
 
 	listwatch "informer-from-scratch/01-listwatch"
 	reflector "informer-from-scratch/02-reflector"
-	"informer-from-scratch/02-reflector/internal/cable"
+	"informer-from-scratch/internal/partition"
 	"informer-from-scratch/internal/demo"
 	"informer-from-scratch/internal/reqlog"
 )
@@ -69,14 +69,14 @@ func TestPlaygroundRandomWorkload(t *testing.T) {
 			// A partition: the watches drop and stay down while the world
 			// moves on and etcd forgets the history they would resume from.
 			for _, l := range sides {
-				l.cable.Unplug()
+				l.link.Cut()
 			}
 			w.run(10)
 			if _, err := c.Compact(ctx); err != nil {
 				t.Fatal(err)
 			}
 			for _, l := range sides {
-				l.cable.Plug()
+				l.link.Restore()
 			}
 			w.run(10)
 			last := w.waitForBoth(sides)
@@ -118,10 +118,10 @@ func TestPlaygroundRandomWorkload(t *testing.T) {
 }
 
 // liveSide is one reflector on the playground, with its own client (whose
-// requests are recorded), cable and store.
+// requests are recorded), partitionable link and store.
 type liveSide struct {
 	r     interface{ LastSyncResourceVersion() string }
-	cable *cable.Cable
+	link  *partition.ListerWatcher
 	store *liveStore
 	rec   *reqlog.Recorder
 	stop  func()
@@ -136,15 +136,15 @@ func startLiveSide(t *testing.T, ctx context.Context, config func() *rest.Config
 		t.Fatal(err)
 	}
 	lw := listwatch.NewFilteredListWatchFromClient(client.CoreV1().RESTClient(), "pods", ns, func(*metav1.ListOptions) {})
-	l := &liveSide{cable: cable.New(lw), store: store, rec: rec}
+	l := &liveSide{link: partition.New(lw), store: store, rec: rec}
 	ctx, cancel := context.WithCancel(ctx)
 	var run func(context.Context)
 	switch s {
 	case clientGo:
-		r := cache.NewReflectorWithOptions(l.cable, &corev1.Pod{}, l.store, cache.ReflectorOptions{Name: string(s)})
+		r := cache.NewReflectorWithOptions(l.link, &corev1.Pod{}, l.store, cache.ReflectorOptions{Name: string(s)})
 		l.r, run = r, r.RunWithContext
 	default:
-		r := reflector.NewReflectorWithOptions(l.cable, &corev1.Pod{}, l.store, reflector.ReflectorOptions{Name: string(s), UseWatchList: ptr.To(watchList)})
+		r := reflector.NewReflectorWithOptions(l.link, &corev1.Pod{}, l.store, reflector.ReflectorOptions{Name: string(s), UseWatchList: ptr.To(watchList)})
 		l.r, run = r, r.RunWithContext
 	}
 	var wg sync.WaitGroup

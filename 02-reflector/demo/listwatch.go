@@ -94,8 +94,8 @@ func (s *script) expiredThenRelist(run *running) error {
 		"Its next watch asks for changes after a resourceVersion etcd no longer has: the server answers",
 		"410 Expired. No event stream can fill that gap, so the reflector lists again, after a backoff.")
 	before := run.r.LastSyncResourceVersion()
-	run.cable.Unplug()
-	s.tl.Event("demo", "UNPLUG", "the reflector's connection", "its watch ends; its next watch request waits")
+	run.link.Cut()
+	s.tl.Event("demo", "CUT", "the reflector's connection", "its watch ends; its next watch request waits")
 	if err := s.create("web-5"); err != nil {
 		return err
 	}
@@ -109,8 +109,8 @@ func (s *script) expiredThenRelist(run *running) error {
 	s.tl.Event("demo", "COMPACT", "etcd", fmt.Sprintf("history before revision %d is gone; the reflector is at %s", rev, before))
 
 	events, calls, requests := run.events.mark(), run.store.calls.mark(), s.requests.mark()
-	run.cable.Plug()
-	s.tl.Event("demo", "PLUG", "the reflector's connection", "the waiting watch request goes out")
+	run.link.Restore()
+	s.tl.Event("demo", "RESTORE", "the reflector's connection", "the waiting watch request goes out")
 	if _, err := run.events.waitFor(s.env.Ctx, events, "the 410", func(e watch.Event) bool { return e.Type == watch.Error }); err != nil {
 		return err
 	}

@@ -1,5 +1,5 @@
 // Not a mirror of client-go: the demo's shared steps, running our Reflector
-// (tools/cache/reflector.go's Reflector) over a cable the demo can unplug.
+// (tools/cache/reflector.go's Reflector) over a connection the demo can cut (internal/partition).
 
 package main
 
@@ -18,7 +18,7 @@ import (
 
 	listwatch "informer-from-scratch/01-listwatch"
 	reflector "informer-from-scratch/02-reflector"
-	"informer-from-scratch/02-reflector/internal/cable"
+	"informer-from-scratch/internal/partition"
 	"informer-from-scratch/internal/demo"
 	"informer-from-scratch/internal/reqlog"
 	"informer-from-scratch/internal/timeline"
@@ -34,17 +34,17 @@ type script struct {
 	seq      int
 }
 
-// running is one reflector with its cable, store and goroutine.
+// running is one reflector with its partitionable link, store and goroutine.
 type running struct {
 	r      *reflector.Reflector
-	cable  *cable.Cable
+	link   *partition.ListerWatcher
 	store  *printStore
 	events *history[watch.Event]
 	cancel context.CancelFunc
 	done   chan struct{}
 }
 
-// start builds a reflector over a cable and runs it. Every watch event it
+// start builds a reflector over a partitionable link and runs it. Every watch event it
 // receives is printed as a "watch" row (on a real cluster, only the first
 // few of each step: there may be thousands of pods).
 func (s *script) start(opts reflector.ReflectorOptions) *running {
@@ -53,8 +53,8 @@ func (s *script) start(opts reflector.ReflectorOptions) *running {
 	run.store.quiet = !s.env.Writes
 	printed := 0
 	var mu sync.Mutex
-	run.cable = cable.New(s.lw)
-	run.cable.OnEvent = func(e watch.Event) {
+	run.link = partition.New(s.lw)
+	run.link.OnEvent = func(e watch.Event) {
 		if ctx.Err() != nil {
 			return // the client reports its own cancelled stream as an ERROR event
 		}
@@ -67,7 +67,7 @@ func (s *script) start(opts reflector.ReflectorOptions) *running {
 		}
 		run.events.add(e)
 	}
-	run.r = reflector.NewReflectorWithOptions(run.cable, &corev1.Pod{}, run.store, opts)
+	run.r = reflector.NewReflectorWithOptions(run.link, &corev1.Pod{}, run.store, opts)
 	// The handler hears what ListAndWatch returns: a failed LIST, a watch
 	// request the server refused. Errors caused by our own cancel are not
 	// worth a row.

@@ -1,16 +1,17 @@
-// Not a mirror of client-go: a helper for stage 02's demo and tests. It wraps
+// Not a mirror of client-go: a helper for the demos and tests of stages 02
+// and 06 (it was stage 02's, in 02-reflector/internal). It wraps
 // a ListerWatcher (the interface of tools/cache/listwatch.go) so that a
 // reflector's watch can be cut, and new watches held back, the way a
 // network partition would, and so that every watch event can be seen as it
 // passes.
 
-// Package cable puts a reflector's connection on a cable that can be
-// unplugged. While unplugged, the current watch ends (as if the connection
-// dropped) and every new watch request waits; the demo uses that time to
-// change objects and compact etcd, so that the reflector's next watch, from
-// its old resourceVersion, meets a 410. LIST requests are never held: a
-// reflector that relists gets its answer.
-package cable
+// Package partition puts a network partition between a reflector and the
+// apiserver, on demand. While the connection is cut, the current watch ends
+// (as if the connection dropped) and every new watch request waits; a demo
+// uses that time to change objects and compact etcd, so that the reflector's
+// next watch, from its old resourceVersion, meets a 410. LIST requests are
+// never held: a reflector that relists gets its answer.
+package partition
 
 import (
 	"context"
@@ -23,67 +24,68 @@ import (
 	listwatch "informer-from-scratch/01-listwatch"
 )
 
-// Cable is a ListerWatcher that passes requests to the one it wraps.
-type Cable struct {
+// ListerWatcher passes requests to the ListerWatcher it wraps, except while
+// its connection is cut.
+type ListerWatcher struct {
 	lw listwatch.ListerWatcherWithContext
 	// OnEvent, if set, sees every event of every watch before the
 	// reflector does.
 	OnEvent func(watch.Event)
 
-	mu      sync.Mutex
-	plugged chan struct{} // closed while plugged in
-	watches map[*cutWatch]struct{}
+	mu        sync.Mutex
+	connected chan struct{} // closed while the connection is up
+	watches   map[*cutWatch]struct{}
 }
 
 var (
-	_ listwatch.ListerWatcherWithContext = &Cable{}
-	_ listwatch.ListerWatcher            = &Cable{}
+	_ listwatch.ListerWatcherWithContext = &ListerWatcher{}
+	_ listwatch.ListerWatcher            = &ListerWatcher{}
 )
 
-// New returns a plugged-in cable around lw.
-func New(lw listwatch.ListerWatcherWithContext) *Cable {
-	c := &Cable{lw: lw, plugged: make(chan struct{}), watches: map[*cutWatch]struct{}{}}
-	close(c.plugged)
+// New returns a connected ListerWatcher around lw.
+func New(lw listwatch.ListerWatcherWithContext) *ListerWatcher {
+	c := &ListerWatcher{lw: lw, connected: make(chan struct{}), watches: map[*cutWatch]struct{}{}}
+	close(c.connected)
 	return c
 }
 
-// Unplug ends every open watch and holds new watch requests until Plug.
-func (c *Cable) Unplug() {
+// Cut ends every open watch and holds new watch requests until Restore.
+func (c *ListerWatcher) Cut() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	select {
-	case <-c.plugged:
-		c.plugged = make(chan struct{})
-	default: // already unplugged
+	case <-c.connected:
+		c.connected = make(chan struct{})
+	default: // already cut
 	}
 	for w := range c.watches {
 		w.Stop()
 	}
 }
 
-// Plug lets held and new watch requests through.
-func (c *Cable) Plug() {
+// Restore lets held and new watch requests through.
+func (c *ListerWatcher) Restore() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	select {
-	case <-c.plugged:
+	case <-c.connected:
 	default:
-		close(c.plugged)
+		close(c.connected)
 	}
 }
 
 // ListWithContext lists; it is never held.
-func (c *Cable) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+func (c *ListerWatcher) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 	return c.lw.ListWithContext(ctx, opts)
 }
 
-// WatchWithContext waits while the cable is unplugged, then starts a watch.
-func (c *Cable) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+// WatchWithContext waits while the connection is cut, then starts a watch.
+func (c *ListerWatcher) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	c.mu.Lock()
-	plugged := c.plugged
+	connected := c.connected
 	c.mu.Unlock()
 	select {
-	case <-plugged:
+	case <-connected:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
@@ -105,17 +107,17 @@ func (c *Cable) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (
 }
 
 // List is ListWithContext without a context.
-func (c *Cable) List(opts metav1.ListOptions) (runtime.Object, error) {
+func (c *ListerWatcher) List(opts metav1.ListOptions) (runtime.Object, error) {
 	return c.ListWithContext(context.Background(), opts)
 }
 
 // Watch is WatchWithContext without a context.
-func (c *Cable) Watch(opts metav1.ListOptions) (watch.Interface, error) {
+func (c *ListerWatcher) Watch(opts metav1.ListOptions) (watch.Interface, error) {
 	return c.WatchWithContext(context.Background(), opts)
 }
 
 // cutWatch forwards an inner watch's events until it is stopped, by the
-// reflector or by Unplug; then it stops the inner watch and closes its
+// reflector or by Cut; then it stops the inner watch and closes its
 // channel, which the reflector sees as the server ending the watch.
 type cutWatch struct {
 	inner   watch.Interface
