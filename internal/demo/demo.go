@@ -36,6 +36,9 @@ type Options struct {
 	Title string
 	// Playground is how to start the playground when no real cluster is given.
 	Playground playground.Options
+	// Flags, if set, defines the demo's own flags beside the common ones
+	// (stage 06's --queue); they are parsed with them.
+	Flags func(fs *flag.FlagSet)
 }
 
 // Env is what a demo script gets.
@@ -80,6 +83,9 @@ func Run(opts Options, args []string, out, errOut io.Writer, script func(env *En
 	kubeconfig := fs.String("kubeconfig", os.Getenv("KUBECONFIG"), "run against the cluster in this kubeconfig instead of the playground (default $KUBECONFIG)")
 	wait := fs.Bool("wait", false, "after the script, keep running (and keep the playground up) until Ctrl-C")
 	write := fs.Bool("write", false, "on a real cluster, allow the demo to create objects in a namespace of its own")
+	if opts.Flags != nil {
+		opts.Flags(fs)
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
