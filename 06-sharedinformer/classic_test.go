@@ -211,7 +211,7 @@ func TestClassicModeMatchesClientGoDeltaFIFOController(t *testing.T) {
 			})
 			synctest.Test(t, func(t *testing.T) {
 				shared = play(t, sc, func(lw sortedSource) side {
-					return newOurShared(lw, sc.resync, sc.transform, informer.QueueDeltaFIFO, nil)
+					return newOurShared(lw, sc.resync, sc.transform, informer.QueueDeltaFIFO, nil, nil)
 				})
 			})
 			// The shared informer has a processor: it refuses handlers after

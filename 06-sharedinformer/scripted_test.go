@@ -371,7 +371,7 @@ func TestScriptedScenariosMatchClientGo(t *testing.T) {
 			})
 			synctest.Test(t, func(t *testing.T) {
 				ours = play(t, sc, func(lw sortedSource) side {
-					return newOurShared(lw, sc.resync, sc.transform, informer.QueueRealFIFO, nil)
+					return newOurShared(lw, sc.resync, sc.transform, informer.QueueRealFIFO, nil, nil)
 				})
 			})
 			if diff := cmp.Diff(theirs, ours, cmpOutcomeOpts...); diff != "" {
@@ -382,7 +382,7 @@ func TestScriptedScenariosMatchClientGo(t *testing.T) {
 			var steps atomic.Int64
 			synctest.Test(t, func(t *testing.T) {
 				observed = play(t, sc, func(lw sortedSource) side {
-					return newOurShared(lw, sc.resync, sc.transform, informer.QueueRealFIFO, func(informer.Observation) { steps.Add(1) })
+					return newOurShared(lw, sc.resync, sc.transform, informer.QueueRealFIFO, func(informer.Observation) { steps.Add(1) }, nil)
 				})
 			})
 			if diff := cmp.Diff(theirs, observed, cmpOutcomeOpts...); diff != "" {

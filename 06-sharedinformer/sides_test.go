@@ -197,12 +197,13 @@ type ourShared struct {
 	informer informer.SharedIndexInformer
 }
 
-func newOurShared(lw informer.ListerWatcher, resync time.Duration, transform bool, kind informer.QueueKind, observer informer.Observer) *ourShared {
+func newOurShared(lw informer.ListerWatcher, resync time.Duration, transform bool, kind informer.QueueKind, observer informer.Observer, useWatchList *bool) *ourShared {
 	inf := informer.NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, informer.SharedIndexInformerOptions{
 		ResyncPeriod: resync,
 		Indexers:     informer.Indexers{},
 		Queue:        kind,
 		Observer:     observer,
+		UseWatchList: useWatchList,
 	})
 	if transform {
 		if err := inf.SetTransform(dropManagedFields); err != nil {
