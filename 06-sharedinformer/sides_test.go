@@ -68,6 +68,7 @@ type sortedSource struct {
 }
 
 func (s sortedSource) List(options metav1.ListOptions) (runtime.Object, error) {
+	//lint:ignore SA1019 FakeControllerSource has only the context-less methods
 	list, err := s.lw.List(options)
 	if err != nil {
 		return nil, err
@@ -88,6 +89,7 @@ func (s sortedSource) List(options metav1.ListOptions) (runtime.Object, error) {
 }
 
 func (s sortedSource) Watch(options metav1.ListOptions) (watch.Interface, error) {
+	//lint:ignore SA1019 FakeControllerSource has only the context-less methods
 	return s.lw.Watch(options)
 }
 
