@@ -86,6 +86,11 @@ func TestPlaygroundRandomWorkloadMatchesClientGo(t *testing.T) {
 				s.add("removed", handlerSpec{})
 				s.run()
 			}
+			// Both must have their initial list before the workload goes
+			// on, or one side's list holds what the other sees as events.
+			for _, s := range sides {
+				s.waitSynced()
+			}
 			w.run(20)
 			w.marker(sides)
 
@@ -206,6 +211,17 @@ func (s *liveSide) run() {
 	wg.Go(func() { s.side.run(ctx) })
 	s.stop = func() { cancel(); wg.Wait() }
 	s.t.Cleanup(s.stop)
+}
+
+// waitSynced waits until the informer and every registration have synced.
+func (s *liveSide) waitSynced() {
+	for name, reg := range s.regs {
+		select {
+		case <-reg.synced:
+		case <-s.ctx.Done():
+			s.t.Fatalf("%s: handler %s never synced", s.name, name)
+		}
+	}
 }
 
 // waitFor waits until every handler still registered has been called for
