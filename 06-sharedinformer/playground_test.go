@@ -149,6 +149,13 @@ func TestPlaygroundRandomWorkloadMatchesClientGo(t *testing.T) {
 			if diff := cmp.Diff(outcomes["client-go"], outcomes["ours"]); diff != "" {
 				t.Errorf("the handlers saw different calls (-client-go +ours):\n%s", diff)
 			}
+			for name, o := range outcomes {
+				for handler, synced := range o.Synced {
+					if !synced || !o.InformerSynced {
+						t.Errorf("%s: informer synced %v, handler %q synced %v; want both true", name, o.InformerSynced, handler, synced)
+					}
+				}
+			}
 			if !slices.ContainsFunc(outcomes["client-go"].Calls["reference"], func(c string) bool { return strings.Contains(c, "tombstone") }) {
 				t.Errorf("no tombstone: the partition did not miss a deletion as planned:%s", join(outcomes["client-go"].Calls["reference"]))
 			}
