@@ -27,6 +27,10 @@ type call struct {
 	// Fields counts the managedFields entries of the object: a transform
 	// that drops them must leave 0 everywhere.
 	Fields int
+	// Cached is what the informer's cache held under Key when the call
+	// began ("" when the recorder does not look): for a handler called in
+	// line, it shows whether the cache was written first.
+	Cached string
 }
 
 // String is the call without its time: what every comparison uses.
@@ -47,12 +51,11 @@ func (c call) String() string {
 	if c.Fields > 0 {
 		s += fmt.Sprintf(" managedFields=%d", c.Fields)
 	}
+	if c.Cached != "" {
+		s += " cache:" + c.Cached
+	}
 	return s
 }
-
-// timed is the call with its fake time, for scenarios whose timing is
-// deterministic (no relist: a relist waits a jittered backoff).
-func (c call) timed() string { return fmt.Sprintf("%v %s", c.At, c) }
 
 // recorder is a ResourceEventHandler for both client-go and ours (the
 // interfaces have the same method set). It records each call, then sleeps
@@ -61,6 +64,8 @@ type recorder struct {
 	start   time.Time
 	delay   time.Duration
 	panicOn func(call) bool
+	// cached, if set, reads the informer's cache for a key: rv, or absent.
+	cached func(key string) string
 
 	mu      sync.Mutex
 	calls   []call
@@ -73,6 +78,9 @@ func newRecorder(start time.Time) *recorder {
 
 func (r *recorder) record(c call) {
 	c.At = time.Since(r.start)
+	if r.cached != nil {
+		c.Cached = r.cached(c.Key)
+	}
 	r.mu.Lock()
 	r.calls = append(r.calls, c)
 	close(r.changed)
@@ -135,16 +143,11 @@ func describeCall(op string, obj any) call {
 
 // canonical renders calls for comparison. Inside a run of initial adds, or
 // of sync updates, the order is that of a map in both libraries (the cache
-// replayed to a late handler, a resync), so such runs are sorted; everything
-// else keeps its order.
+// replayed to a late handler, a resync), so such runs are sorted; with
+// times, the calls are sorted and the times kept in their order (a slow
+// handler takes the replayed objects one after the other, whichever they
+// are). Everything else keeps its order.
 func canonical(calls []call, withTime bool) []string {
-	out := make([]string, len(calls))
-	for i, c := range calls {
-		out[i] = c.String()
-		if withTime {
-			out[i] = c.timed()
-		}
-	}
 	unordered := func(c call) string {
 		switch {
 		case c.Op == "add" && c.Initial:
@@ -154,13 +157,24 @@ func canonical(calls []call, withTime bool) []string {
 		}
 		return ""
 	}
+	out := make([]string, 0, len(calls))
 	for i := 0; i < len(calls); {
 		kind := unordered(calls[i])
 		j := i + 1
-		for j < len(calls) && kind != "" && unordered(calls[j]) == kind && (!withTime || calls[j].At == calls[i].At) {
+		for j < len(calls) && kind != "" && unordered(calls[j]) == kind && (!withTime || kind == "initial" || calls[j].At == calls[i].At) {
 			j++
 		}
-		slices.Sort(out[i:j])
+		bodies := make([]string, 0, j-i)
+		for _, c := range calls[i:j] {
+			bodies = append(bodies, c.String())
+		}
+		slices.Sort(bodies)
+		for k, body := range bodies {
+			if withTime {
+				body = fmt.Sprintf("%v %s", calls[i+k].At, body)
+			}
+			out = append(out, body)
+		}
 		i = j
 	}
 	return out

@@ -237,6 +237,9 @@ var scriptedScenarios = []scenario{
 			{name: "typed", typed: true},
 			{name: "typed, filtered app=web", typed: true, filter: true},
 			{name: "slow", delay: 300 * time.Millisecond},
+			// Its registration syncs once its replay is handled, not
+			// when it joins.
+			{name: "late, slow", delay: 300 * time.Millisecond, addAt: 3 * time.Second},
 		},
 		ops: []op{
 			{at: 100 * time.Millisecond, do: "modify", name: "a", app: "web"},
