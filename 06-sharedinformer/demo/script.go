@@ -204,9 +204,20 @@ func (s *script) lateHandler() error {
 // etcd meanwhile, and restores the connection: the watch meets a 410, the
 // reflector relists, and the deletion reaches every handler as a tombstone.
 func (s *script) missedDelete() error {
-	if !s.env.Writes || !s.env.OnPlayground() {
+	if !s.env.Writes {
+		s.tl.Step("Watch for five seconds",
+			"Read-only: whatever pods change meanwhile arrives, layer by layer. Skipped here (it writes):",
+			"the relist that misses a delete, which deletes a pod and compacts etcd.")
+		select { // a Ctrl-C need not wait the five seconds out
+		case <-time.After(5 * time.Second):
+		case <-s.env.Ctx.Done():
+		}
+		s.showCache()
+		return nil
+	}
+	if !s.env.OnPlayground() {
 		s.tl.Step("Skipped: a relist that misses a delete",
-			"It deletes a pod and compacts etcd, which only the playground allows.")
+			"It compacts etcd, which only the playground allows.")
 		return nil
 	}
 	s.tl.Step("Lose the connection while a pod is deleted: a relist, and a tombstone",
