@@ -8,17 +8,17 @@
 //
 // It mirrors k8s.io/client-go v0.37.2 tools/cache/listwatch.go:
 // ListerWithContext, WatcherWithContext, ListerWatcherWithContext, ListWatch,
-// NewListWatchFromClient, NewFilteredListWatchFromClient, and the adapters
-// from the deprecated context-less interfaces. The sub-package pager mirrors
-// tools/pager/pager.go.
+// NewListWatchFromClient, NewFilteredListWatchFromClient, the adapters from
+// the deprecated context-less interfaces, and the WatchList opt-out of fake
+// clientsets (ToListWatcherWithWatchListSemantics, with
+// DoesClientNotSupportWatchListSemantics from util/watchlist/watch_list.go).
+// The sub-package pager mirrors tools/pager/pager.go.
 //
 // Left out on purpose (see docs/en/01-listwatch.md, "Differences"):
 //   - the deprecated ListFunc and WatchFunc fields of ListWatch: ours has only
 //     the context forms, and its context-less List and Watch methods call them
 //     with context.Background();
-//   - ListWatch.DisableChunking, which nothing in client-go v0.37.2 reads;
-//   - ToListWatcherWithWatchListSemantics, an opt-out used by client-go's own
-//     unit tests.
+//   - ListWatch.DisableChunking, which nothing in client-go v0.37.2 reads.
 //
 // Different on purpose: where client-go panics on a nil pointer, a ListWatch
 // with a missing function returns an error when that function is needed, and

@@ -1,6 +1,6 @@
 // Mirrors k8s.io/client-go v0.37.2 tools/cache/listwatch.go: the Lister and
-// Watcher interfaces, ListWatch and its methods, and the To...WithContext
-// adapters.
+// Watcher interfaces, ListWatch and its methods. The To...WithContext
+// adapters are in adapters.go.
 
 package listwatch
 
@@ -65,8 +65,8 @@ type ListWithContextFunc func(ctx context.Context, options metav1.ListOptions) (
 type WatchFuncWithContext func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error)
 
 // ListWatch turns two functions into a ListerWatcher. Both must be set: a
-// missing one is an error when it is called (client-go panics on the nil
-// function).
+// missing one (or a nil *ListWatch) is an error when it is called (client-go
+// panics on the nil function).
 type ListWatch struct {
 	ListWithContextFunc  ListWithContextFunc
 	WatchFuncWithContext WatchFuncWithContext
@@ -80,7 +80,7 @@ var (
 // ListWithContext lists. It does not paginate: the Reflector above it runs
 // the pager, and paginating here too would page twice.
 func (lw *ListWatch) ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
-	if lw.ListWithContextFunc == nil {
+	if lw == nil || lw.ListWithContextFunc == nil {
 		return nil, errors.New("listwatch: the ListWatch has no ListWithContextFunc")
 	}
 	return lw.ListWithContextFunc(ctx, options)
@@ -88,7 +88,7 @@ func (lw *ListWatch) ListWithContext(ctx context.Context, options metav1.ListOpt
 
 // WatchWithContext starts a watch.
 func (lw *ListWatch) WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
-	if lw.WatchFuncWithContext == nil {
+	if lw == nil || lw.WatchFuncWithContext == nil {
 		return nil, errors.New("listwatch: the ListWatch has no WatchFuncWithContext")
 	}
 	return lw.WatchFuncWithContext(ctx, options)
@@ -106,23 +106,4 @@ func (lw *ListWatch) List(options metav1.ListOptions) (runtime.Object, error) {
 // Deprecated: use WatchWithContext.
 func (lw *ListWatch) Watch(options metav1.ListOptions) (watch.Interface, error) {
 	return lw.WatchWithContext(context.Background(), options)
-}
-
-// ToListerWatcherWithContext returns lw itself if it already has the context
-// methods, and otherwise wraps it so that the context is ignored.
-func ToListerWatcherWithContext(lw ListerWatcher) ListerWatcherWithContext {
-	if lw, ok := lw.(ListerWatcherWithContext); ok {
-		return lw
-	}
-	return ignoreContext{lw}
-}
-
-type ignoreContext struct{ parent ListerWatcher }
-
-func (w ignoreContext) ListWithContext(_ context.Context, options metav1.ListOptions) (runtime.Object, error) {
-	return w.parent.List(options)
-}
-
-func (w ignoreContext) WatchWithContext(_ context.Context, options metav1.ListOptions) (watch.Interface, error) {
-	return w.parent.Watch(options)
 }

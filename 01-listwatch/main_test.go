@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 
 	"informer-from-scratch/internal/playground"
 	"informer-from-scratch/internal/reqlog"
@@ -40,6 +39,3 @@ func recordingClient(t *testing.T, rec *reqlog.Recorder) kubernetes.Interface {
 	}
 	return kubernetes.NewForConfigOrDie(cfg)
 }
-
-// config returns a fresh client configuration for the playground.
-func config() *rest.Config { return cluster.RESTConfig() }

@@ -12,8 +12,11 @@
 // It mirrors k8s.io/client-go v0.37.2 tools/cache/reflector.go (Reflector,
 // ReflectorOptions, NewReflectorWithOptions, RunWithContext,
 // ListAndWatchWithContext, watch, list, watchList, handleAnyWatch,
-// LastSyncResourceVersion, the resourceVersion rules, the error helpers and
-// DefaultWatchErrorHandler) and tools/cache/retry_with_deadline.go. The LIST
+// LastSyncResourceVersion, the resourceVersion rules, the error helpers,
+// DefaultWatchErrorHandler and TransformingStore) and
+// tools/cache/retry_with_deadline.go. Like client-go's, it leaves WatchList
+// off for a ListerWatcher whose client cannot stream (a fake clientset; see
+// stage 01's ToListWatcherWithWatchListSemantics). The LIST
 // goes through stage 01's pager; the backoff is rebuilt here from the
 // algorithm of apimachinery's wait.Backoff.DelayWithReset.
 //
@@ -24,8 +27,8 @@
 //   - logging (klog) and the initial-events-end warning ticker, which only
 //     logs; errors that client-go hands to utilruntime.HandleErrorWithContext
 //     are handed to it here too, with the same messages;
-//   - metrics (tools/cache/reflector_metrics.go), traces, the data
-//     consistency detector and TransformingStore;
+//   - metrics (tools/cache/reflector_metrics.go), traces and the data
+//     consistency detector;
 //   - NewNamespaceKeyedIndexerAndReflector (it needs the Indexer of stage 04).
 //
 // Two things are deliberately different: the LIST runs on the calling

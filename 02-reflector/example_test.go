@@ -3,6 +3,7 @@ package reflector_test
 import (
 	"context"
 	"fmt"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -60,7 +61,10 @@ func ExampleReflector_ListAndWatchWithContext() {
 			return w, nil
 		},
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	// The store stops the reflector after its third call. Should a broken
+	// rule mean that call never comes, the timeout stops it instead, and the
+	// example fails at once rather than at the test binary's timeout.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	store := &printingStore{stop: cancel}
 	r := reflector.NewReflectorWithOptions(lw, &corev1.Pod{}, store, reflector.ReflectorOptions{UseWatchList: ptr.To(false)})

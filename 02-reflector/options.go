@@ -58,6 +58,9 @@ type ReflectorOptions struct {
 	// LIST then a WATCH. nil means true, client-go's default since 1.35.
 	// client-go reads this from its WatchListClient feature gate; here it is
 	// an explicit choice so a program (and the demo) can pick either path.
+	// Either way, a ListerWatcher whose client cannot stream (a fake
+	// clientset, through listwatch.ToListWatcherWithWatchListSemantics)
+	// gets LIST then WATCH, as in client-go.
 	UseWatchList *bool
 }
 
@@ -81,9 +84,15 @@ func NewReflectorWithOptions(lw listwatch.ListerWatcher, expectedType any, store
 	if c == nil {
 		c = clock.RealClock{}
 	}
-	minWatchTimeout := defaultMinWatchTimeout
+	minWatchTimeout, maxWatchTimeout := defaultMinWatchTimeout, defaultMaxWatchTimeout
 	if options.MinWatchTimeout > defaultMinWatchTimeout {
 		minWatchTimeout = options.MinWatchTimeout
+		maxWatchTimeout = 2 * minWatchTimeout
+	}
+	if maxWatchTimeout < minWatchTimeout {
+		// 2× a huge MinWatchTimeout overflowed: no randomization, as in
+		// client-go.
+		maxWatchTimeout = minWatchTimeout
 	}
 	backoff := options.Backoff
 	if backoff == nil {
@@ -105,13 +114,20 @@ func NewReflectorWithOptions(lw listwatch.ListerWatcher, expectedType any, store
 		resyncPeriod:      options.ResyncPeriod,
 		delayHandler:      newDelayWithReset(*backoff, c, defaultBackoffReset),
 		minWatchTimeout:   minWatchTimeout,
-		maxWatchTimeout:   2 * minWatchTimeout,
+		maxWatchTimeout:   maxWatchTimeout,
 		clock:             c,
 		useWatchList:      options.UseWatchList == nil || *options.UseWatchList,
 		watchErrorHandler: DefaultWatchErrorHandler,
 	}
 	if lw != nil {
 		r.listerWatcher = listwatch.ToListerWatcherWithContext(lw)
+	}
+	// A fake clientset cannot stream (see
+	// listwatch.ToListWatcherWithWatchListSemantics): on one, WatchList would
+	// wait for ever for the end of the initial events. client-go turns it off
+	// here too, over its feature gate.
+	if r.useWatchList && listwatch.DoesClientNotSupportWatchListSemantics(lw) {
+		r.useWatchList = false
 	}
 	if r.name == "" {
 		r.name = nameFromCallsite()

@@ -6,10 +6,12 @@ package reflector_test
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
@@ -104,7 +106,11 @@ func describe(obj any) (key, rv string) {
 	if m.GetNamespace() != "" {
 		key = m.GetNamespace() + "/" + key
 	}
-	return key, m.GetResourceVersion()
+	rv = m.GetResourceVersion()
+	if n := m.GetAnnotations()[transformedAnnotation]; n != "" {
+		rv += " transformed×" + n
+	}
+	return key, rv
 }
 
 func (s *recStore) call(name string, obj any, apply func(key, rv string)) error {
@@ -180,6 +186,45 @@ func copyMap(m map[string]string) map[string]string {
 	return c
 }
 
+// transformedAnnotation counts how many times recStore.transform saw an
+// object; describe shows it, so the log says which objects reached the
+// store transformed, and how often.
+const transformedAnnotation = "test/transformed"
+
+// transform is the TransformFunc of a transformingStore. It records the
+// call, and returns a copy with one more transform counted and, like a real
+// transform, without managedFields. Objects named fail-transform-* fail.
+func (s *recStore) transform(obj any) (any, error) {
+	key, rv := describe(obj)
+	s.rec.add(entry{Call: "Transform", Arg: key + "@" + rv})
+	if strings.HasPrefix(key, "ns/fail-transform-") {
+		return nil, fmt.Errorf("transform refuses %s", key)
+	}
+	pod, ok := obj.(*corev1.Pod)
+	if !ok {
+		return obj, nil
+	}
+	pod = pod.DeepCopy()
+	n, _ := strconv.Atoi(pod.Annotations[transformedAnnotation])
+	if pod.Annotations == nil {
+		pod.Annotations = map[string]string{}
+	}
+	pod.Annotations[transformedAnnotation] = strconv.Itoa(n + 1)
+	pod.ManagedFields = nil
+	return pod, nil
+}
+
+// A transformingStore for each side: the TransformFunc types differ
+// (client-go's is a defined type, ours an alias), so one value cannot be
+// both.
+type clientGoTransformingRecStore struct{ *recStore }
+
+func (s clientGoTransformingRecStore) Transformer() cache.TransformFunc { return s.transform }
+
+type ourTransformingRecStore struct{ *recStore }
+
+func (s ourTransformingRecStore) Transformer() reflector.TransformFunc { return s.transform }
+
 type bookmarkRecStore struct{ *recStore }
 
 func (s bookmarkRecStore) Bookmark(rv string) error {
@@ -196,9 +241,10 @@ func (s rvUpdaterRecStore) UpdateResourceVersion(rv string) {
 	s.rec.add(entry{Call: "UpdateResourceVersion", Arg: rv})
 }
 
-// storeFor wraps s as the scenario asks; the same value satisfies both
-// packages' ReflectorStore (and Bookmark/ResourceVersionUpdater interfaces).
-func storeFor(sc scenario, s *recStore) interface {
+// storeFor wraps s as the scenario asks, for one side; every value
+// satisfies both packages' ReflectorStore (and Bookmark/ResourceVersionUpdater
+// interfaces), and a transformingStore the side's TransformingStore.
+func storeFor(sd side, sc scenario, s *recStore) interface {
 	reflector.ReflectorStore
 	cache.ReflectorStore
 } {
@@ -207,6 +253,11 @@ func storeFor(sc scenario, s *recStore) interface {
 		return bookmarkRecStore{s}
 	case rvUpdaterStore:
 		return rvUpdaterRecStore{s}
+	case transformingStore:
+		if sd == clientGo {
+			return clientGoTransformingRecStore{s}
+		}
+		return ourTransformingRecStore{s}
 	}
 	return s
 }

@@ -93,7 +93,10 @@ type Reflector struct {
 
 	// WatchListPageSize is the page size of LIST requests. Zero keeps
 	// client-go's rule: pages of 500 for resourceVersion "" and "0", one
-	// unpaginated request otherwise (so the watch cache can serve it).
+	// unpaginated request otherwise (so the watch cache can serve it),
+	// unless the first LIST (at "0") came back in pages: then the watch
+	// cache is off, every list goes to etcd anyway, and every later LIST
+	// is paged too (see paginatedResult).
 	WatchListPageSize int64
 	// ShouldResync is asked at every resync period; nil means always.
 	ShouldResync func() bool

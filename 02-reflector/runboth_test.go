@@ -80,7 +80,7 @@ func newReflectorWithClock(s side, sc scenario, lw *scriptLW, store *recStore, c
 	}()
 	switch s {
 	case clientGo:
-		r := cache.NewReflectorWithOptions(lw, expected, storeFor(sc, store), cache.ReflectorOptions{
+		r := cache.NewReflectorWithOptions(lw, expected, storeFor(s, sc, store), cache.ReflectorOptions{
 			Name: "scripted", ResyncPeriod: sc.resync, Backoff: b, Clock: c, MinWatchTimeout: sc.minWatchTimeout,
 		})
 		r.ShouldResync = shouldResync
@@ -88,7 +88,7 @@ func newReflectorWithClock(s side, sc scenario, lw *scriptLW, store *recStore, c
 		r.MaxInternalErrorRetryDuration = sc.maxInternal
 		return r
 	default:
-		r := reflector.NewReflectorWithOptions(lw, expected, storeFor(sc, store), reflector.ReflectorOptions{
+		r := reflector.NewReflectorWithOptions(lw, expected, storeFor(s, sc, store), reflector.ReflectorOptions{
 			Name: "scripted", ResyncPeriod: sc.resync, Backoff: b, Clock: c, MinWatchTimeout: sc.minWatchTimeout,
 			UseWatchList: ptr.To(sc.watchList),
 		})
@@ -102,6 +102,12 @@ func newReflectorWithClock(s side, sc scenario, lw *scriptLW, store *recStore, c
 // run runs one reflector over the scenario in a synctest bubble, until it
 // has used up the script and (virtual) sc.after has passed.
 func run(t *testing.T, s side, sc scenario) outcome {
+	return runInspecting(t, s, sc, nil)
+}
+
+// runInspecting is run, handing the used-up script to inspect (if not nil)
+// before the reflector stops.
+func runInspecting(t *testing.T, s side, sc scenario, inspect func(*scriptLW)) outcome {
 	var out outcome
 	synctest.Test(t, func(t *testing.T) {
 		rec := newRecorder()
@@ -118,6 +124,9 @@ func run(t *testing.T, s side, sc scenario) outcome {
 		time.Sleep(sc.after)
 		synctest.Wait()
 		out = outcome{Log: rec.close(), Store: store.content(), LastRV: r.LastSyncResourceVersion(), Resyncs: store.resyncs}
+		if inspect != nil {
+			inspect(lw)
+		}
 		cancel()
 		<-done
 	})

@@ -42,6 +42,9 @@ const (
 	plainStore storeKind = iota
 	bookmarkStore
 	rvUpdaterStore
+	// transformingStore is a TransformingStore whose transform is recorded
+	// and marks what it returns (see recStore.transform).
+	transformingStore
 )
 
 type scenario struct {
@@ -91,6 +94,9 @@ type scriptLW struct {
 	watches   []watchReply
 	exhausted chan struct{}
 	once      sync.Once
+	// timeouts are the timeoutSeconds of every WATCH, in order: the log
+	// leaves them out because they are random.
+	timeouts []int64
 }
 
 func newScriptLW(sc scenario, rec *recorder) *scriptLW {
@@ -122,6 +128,11 @@ func (lw *scriptLW) record(call string, opts metav1.ListOptions) {
 	if call == "WATCH" {
 		// The timeout is random: check its range, then leave it out.
 		lo, hi := lw.minTimeout, 2*lw.minTimeout
+		if t := opts.TimeoutSeconds; t != nil {
+			lw.mu.Lock()
+			lw.timeouts = append(lw.timeouts, *t)
+			lw.mu.Unlock()
+		}
 		switch t := opts.TimeoutSeconds; {
 		case t == nil:
 			arg = "no timeout"

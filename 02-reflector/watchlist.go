@@ -1,6 +1,7 @@
 // Mirrors k8s.io/client-go v0.37.2 tools/cache/reflector.go: watchList (the
 // WatchList stream, KEP-3157) and its temporaryStore, which client-go builds
-// with NewStore(DeletionHandlingMetaNamespaceKeyFunc) from tools/cache/store.go.
+// with NewStore(DeletionHandlingMetaNamespaceKeyFunc, WithTransformer(...))
+// from tools/cache/store.go.
 
 package reflector
 
@@ -34,12 +35,20 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 	var resourceVersion string
 	var temporaryStore *temporaryStore
 
+	// A store that transforms its objects has the stream's objects
+	// transformed as they arrive, so the temporary store holds what the
+	// store will hold, not the full objects.
+	var transformer TransformFunc
+	if tr, ok := r.store.(TransformingStore); ok && tr.Transformer() != nil {
+		transformer = tr.Transformer()
+	}
+
 	for {
 		if ctx.Err() != nil {
 			return nil, nil
 		}
 		resourceVersion = ""
-		temporaryStore = newTemporaryStore()
+		temporaryStore = newTemporaryStore(transformer)
 		options := metav1.ListOptions{
 			ResourceVersion:      r.rewatchResourceVersion(),
 			AllowWatchBookmarks:  true,
@@ -106,12 +115,17 @@ func (r *Reflector) retryWatchList(ctx context.Context, err error) bool {
 
 // temporaryStore gathers the initial events of a WatchList stream, keyed
 // like client-go's (namespace/name), so that a MODIFIED or DELETED during
-// the stream lands on the right object.
+// the stream lands on the right object. With a transformer it stores each
+// added or updated object transformed, as client-go's store built
+// WithTransformer does: keyed first, from the object as it came.
 type temporaryStore struct {
-	items map[string]any
+	items       map[string]any
+	transformer TransformFunc
 }
 
-func newTemporaryStore() *temporaryStore { return &temporaryStore{items: map[string]any{}} }
+func newTemporaryStore(transformer TransformFunc) *temporaryStore {
+	return &temporaryStore{items: map[string]any{}, transformer: transformer}
+}
 
 func (s *temporaryStore) key(obj any) (string, error) {
 	m, err := meta.Accessor(obj)
@@ -130,6 +144,11 @@ func (s *temporaryStore) Update(obj any) error {
 	k, err := s.key(obj)
 	if err != nil {
 		return err
+	}
+	if s.transformer != nil {
+		if obj, err = s.transformer(obj); err != nil {
+			return fmt.Errorf("transforming: %w", err)
+		}
 	}
 	s.items[k] = obj
 	return nil

@@ -2,8 +2,10 @@ package reflector_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
@@ -28,6 +30,21 @@ func watchListScenarios() []scenario {
 			watches: []watchReply{{events: []timedEvent{
 				added(pod("a", "5")), added(pod("b", "6")), modified(pod("a", "7")), added(pod("c", "8")), deleted(pod("c", "9")),
 				initialEventsEnd("10"), added(pod("d", "11")), modified(pod("b", "12")),
+			}}},
+		},
+		{
+			name:  "a transforming store: the stream's objects are transformed as they reach the temporary store, and Replace gets them transformed",
+			store: transformingStore,
+			watches: []watchReply{{events: []timedEvent{
+				added(pod("a", "5")), added(pod("b", "6")), modified(pod("a", "7")), added(pod("c", "8")), deleted(pod("c", "9")),
+				initialEventsEnd("10"), added(pod("d", "11")),
+			}}},
+		},
+		{
+			name:  "a transform that fails leaves that object out of the stream's state, and says why",
+			store: transformingStore,
+			watches: []watchReply{{events: []timedEvent{
+				added(pod("a", "5")), added(pod("fail-transform-x", "6")), modified(pod("a", "7")), initialEventsEnd("10"),
 			}}},
 		},
 		{
@@ -115,4 +132,32 @@ func watchListScenarios() []scenario {
 		scenarios[i].watchList = true
 	}
 	return scenarios
+}
+
+// TestWatchListTransformsWhatItGathersLikeClientGo states the premise of the
+// transforming-store scenario on client-go's log, so the comparison cannot
+// pass with both sides transforming nothing: client-go transforms each ADDED
+// and MODIFIED object of the stream as it arrives (not the DELETED one, nor
+// anything after the bookmark), and hands Replace the transformed objects.
+func TestWatchListTransformsWhatItGathersLikeClientGo(t *testing.T) {
+	var sc scenario
+	for _, s := range watchListScenarios() {
+		if strings.HasPrefix(s.name, "a transforming store:") {
+			sc = s
+		}
+	}
+	cg, _ := runBoth(t, sc)
+	var got []string
+	for _, e := range cg.Log {
+		if e.Call == "Transform" || e.Call == "Replace" {
+			got = append(got, e.Call+" "+e.Arg)
+		}
+	}
+	want := []string{
+		"Transform ns/a@5", "Transform ns/b@6", "Transform ns/a@7", "Transform ns/c@8",
+		"Replace [ns/a@7 transformed×1 ns/b@6 transformed×1] rv=10",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("client-go's transforms and Replace (-expected +client-go):\n%s", diff)
+	}
 }

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
 	"testing/synctest"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
@@ -117,7 +119,7 @@ func TestProcessRunsUnderTheLockWithoutUnlockWhileProcessing(t *testing.T) {
 		Add(interface{}) error
 		Pop(PopProcessFunc) (interface{}, error)
 	}{"DeltaFIFO": d, "RealFIFO": r} {
-		lock := map[string]*sync.Mutex{"DeltaFIFO": &d.lock, "RealFIFO": &r.lock}[name]
+		lock := map[string]*sync.RWMutex{"DeltaFIFO": &d.lock, "RealFIFO": &r.lock}[name]
 		if err := q.Add(newPod("a", 1)); err != nil {
 			t.Fatal(err)
 		}
@@ -128,6 +130,81 @@ func TestProcessRunsUnderTheLockWithoutUnlockWhileProcessing(t *testing.T) {
 			}
 			return nil
 		})
+	}
+}
+
+// lockHeldDuringPop pops one item and reports whether the queue's lock was
+// held while process ran: TryLock fails on a held lock, and succeeds (then
+// gives the lock back) on a released one, with no timing involved.
+func lockHeldDuringPop(pop func(process func(interface{}, bool) error) error, lock interface {
+	TryLock() bool
+	Unlock()
+}) (held bool, err error) {
+	err = pop(func(interface{}, bool) error {
+		if lock.TryLock() {
+			lock.Unlock()
+			return nil
+		}
+		held = true
+		return nil
+	})
+	return held, err
+}
+
+// clientGoRealFIFOLock reaches the lock client-go's RealFIFO keeps in an
+// unexported field, so the test can ask it the same question as ours.
+func clientGoRealFIFOLock(t *testing.T, f *cache.RealFIFO) *sync.RWMutex {
+	t.Helper()
+	field := reflect.ValueOf(f).Elem().FieldByName("lock")
+	if !field.IsValid() || field.Type() != reflect.TypeFor[sync.RWMutex]() {
+		t.Fatalf("client-go's RealFIFO has no lock sync.RWMutex field any more (%v): update this test", field)
+	}
+	return (*sync.RWMutex)(unsafe.Pointer(field.UnsafeAddr()))
+}
+
+// TestUnlockWhileProcessingKeepsTheLockWhenTwoBatchesWait: Pop releases the
+// lock during process only while fewer than two batches (2,000 items) are
+// queued behind the item it took. With more, it keeps the lock, so the
+// Reflector's writes wait for the handler instead of growing the queue
+// without bound. Checked at the boundary, client-go beside ours.
+func TestUnlockWhileProcessingKeepsTheLockWhenTwoBatchesWait(t *testing.T) {
+	opts := RealFIFOOptions{AtomicEvents: true, UnlockWhileProcessing: true}
+	for _, tc := range []struct {
+		queued   int
+		wantHeld bool
+	}{
+		{queued: 1, wantHeld: false},
+		{queued: 2000, wantHeld: false}, // 1,999 left behind the popped one
+		{queued: 2001, wantHeld: true},  // 2,000 left: two full batches
+	} {
+		theirs := cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{AtomicEvents: opts.AtomicEvents, UnlockWhileProcessing: opts.UnlockWhileProcessing})
+		ours := NewRealFIFOWithOptions(opts)
+		for i := range tc.queued {
+			obj := newPod(fmt.Sprintf("pod-%d", i), i+1)
+			if err := theirs.Add(obj); err != nil {
+				t.Fatal(err)
+			}
+			if err := ours.Add(obj); err != nil {
+				t.Fatal(err)
+			}
+		}
+		theirsHeld, theirsErr := lockHeldDuringPop(func(process func(interface{}, bool) error) error {
+			_, err := theirs.Pop(process)
+			return err
+		}, clientGoRealFIFOLock(t, theirs))
+		oursHeld, oursErr := lockHeldDuringPop(func(process func(interface{}, bool) error) error {
+			_, err := ours.Pop(process)
+			return err
+		}, &ours.lock)
+		if theirsErr != nil || oursErr != nil {
+			t.Fatalf("%d queued: Pop returned %v (client-go), %v (ours)", tc.queued, theirsErr, oursErr)
+		}
+		if theirsHeld != tc.wantHeld {
+			t.Errorf("%d queued: client-go held the lock during process: %v; the test expects %v: update it", tc.queued, theirsHeld, tc.wantHeld)
+		}
+		if oursHeld != theirsHeld {
+			t.Errorf("%d queued: lock held during process: client-go %v, ours %v", tc.queued, theirsHeld, oursHeld)
+		}
 	}
 }
 

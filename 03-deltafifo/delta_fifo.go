@@ -57,8 +57,10 @@ type DeltaFIFO struct {
 	name string
 
 	// lock guards everything below; cond wakes Pop when a key is queued or
-	// the queue is closed.
-	lock sync.Mutex
+	// the queue is closed. Every method takes it for writing; it is a
+	// RWMutex, as client-go's is, so that read-only inspection (client-go's
+	// own test helpers, run against ours by internal/conformance) can share it.
+	lock sync.RWMutex
 	cond sync.Cond
 
 	// items maps each queued key to its Deltas (never empty); queue is the
@@ -128,7 +130,7 @@ func (f *DeltaFIFO) Transformer() TransformFunc { return f.transformer }
 func (f *DeltaFIFO) Add(obj interface{}) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	f.initial.wrote()
+	f.initial.sawEvent()
 	return f.queueActionLocked(Added, obj)
 }
 
@@ -136,7 +138,7 @@ func (f *DeltaFIFO) Add(obj interface{}) error {
 func (f *DeltaFIFO) Update(obj interface{}) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	f.initial.wrote()
+	f.initial.sawEvent()
 	return f.queueActionLocked(Updated, obj)
 }
 
@@ -151,7 +153,7 @@ func (f *DeltaFIFO) Delete(obj interface{}) error {
 	}
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	f.initial.wrote()
+	f.initial.sawEvent()
 	_, queued := f.items[id]
 	if f.knownObjects == nil {
 		if !queued {

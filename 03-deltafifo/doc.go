@@ -31,6 +31,8 @@
 //   - the deprecated constructors NewDeltaFIFO and NewRealFIFO: use the
 //     ...WithOptions ones.
 //   - the plain FIFO (fifo.go), which no informer uses.
+//   - cache.ObjectName and its helpers (object-names.go): our key functions
+//     build the "namespace/name" string directly.
 //
 // What differs, on purpose:
 //   - ReconcileReplacement is exported (client-go's reconcileReplacement is

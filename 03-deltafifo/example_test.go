@@ -3,6 +3,7 @@ package deltafifo_test
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -30,6 +31,18 @@ func printDeltas(obj interface{}, isInInitialList bool) error {
 	return nil
 }
 
+// popAtMost pops once. If nothing comes within five seconds it closes the
+// queue, so Pop returns ErrFIFOClosed: an example whose rule is broken then
+// prints the error and fails at once, instead of blocking until the test
+// binary's timeout.
+func popAtMost(q deltafifo.Queue, process deltafifo.PopProcessFunc) {
+	giveUp := time.AfterFunc(5*time.Second, q.Close)
+	defer giveUp.Stop()
+	if _, err := q.Pop(process); err != nil {
+		fmt.Println("Pop:", err)
+	}
+}
+
 // A DeltaFIFO keeps one entry per key: web-1's second change joins its first
 // and is handed out before web-2's, which happened earlier.
 func ExampleDeltaFIFO_Pop() {
@@ -38,7 +51,7 @@ func ExampleDeltaFIFO_Pop() {
 	_ = f.Add(examplePod("web-2", "11"))
 	_ = f.Update(examplePod("web-1", "12"))
 	for range 2 {
-		_, _ = f.Pop(printDeltas)
+		popAtMost(f, printDeltas)
 	}
 	// Output:
 	// demo/web-1: Added@10 Updated@12
@@ -52,7 +65,7 @@ func ExampleRealFIFO_Pop() {
 	_ = f.Add(examplePod("web-2", "11"))
 	_ = f.Update(examplePod("web-1", "12"))
 	for range 3 {
-		_, _ = f.Pop(printDeltas)
+		popAtMost(f, printDeltas)
 	}
 	// Output:
 	// demo/web-1: Added@10
@@ -118,14 +131,14 @@ func ExampleDeletedFinalStateUnknown() {
 	}
 
 	_ = f.Replace([]interface{}{examplePod("web-1", "10"), examplePod("web-2", "11")}, "11")
-	_, _ = f.Pop(consume)
-	_, _ = f.Pop(consume)
+	popAtMost(f, consume)
+	popAtMost(f, consume)
 
 	_ = f.Delete(examplePod("web-1", "12")) // the watch saw this one
-	_, _ = f.Pop(consume)
+	popAtMost(f, consume)
 
 	_ = f.Replace([]interface{}{}, "20") // web-2 vanished while the watch was down
-	_, _ = f.Pop(consume)
+	popAtMost(f, consume)
 	// Output:
 	// deleted: demo/web-1
 	// deleted while not watching: demo/web-2, last seen at rv 11

@@ -26,8 +26,10 @@ func newInitialSync() initialSync {
 	return initialSync{synced: make(chan struct{})}
 }
 
-// wrote records an Add, Update or Delete.
-func (s *initialSync) wrote() {
+// sawEvent records an Add, Update or Delete call (a DeltaFIFO's Delete of an
+// unknown object included, which queues nothing): the queue is populated
+// without a first list, as client-go's Add, Update and Delete set populated.
+func (s *initialSync) sawEvent() {
 	s.populated = true
 	s.check()
 }

@@ -93,8 +93,13 @@ type KeyGetter interface {
 // TransformFunc rewrites each object before it is queued, typically to drop
 // fields nobody reads (managedFields) and save memory. It runs once per
 // object: not again on objects a resync takes from the consumer's store, nor
-// on tombstones, whose objects were transformed when first queued.
-type TransformFunc func(interface{}) (interface{}, error)
+// on tombstones, whose objects were transformed when first queued. (A
+// Reflector streaming a WatchList transforms the objects it gathers with the
+// queue's Transformer, and Replace transforms them again: it must be
+// idempotent.) An alias, like stage 02's reflector.TransformFunc, so that
+// both queues satisfy reflector.TransformingStore without this stage
+// importing stage 02.
+type TransformFunc = func(interface{}) (interface{}, error)
 
 // DoneChecker is something to wait for without polling: Done is closed when
 // the activity has finished, and Name says what it is (for log lines such as

@@ -50,16 +50,19 @@ const defaultBatchSize = 1000
 // RealFIFO is a queue of events in the order they arrived, one item per
 // event: nothing is merged per key, and an item is handed out even if its
 // object has since been deleted. A consumer that applies the items one by
-// one goes through the same sequence of states the server did; with
-// AtomicEvents even a relist is one step, not a run of per-object items
-// other events could interleave with.
+// one goes through the same sequence of states the server did. With
+// AtomicEvents a relist is a single item too, which the consumer applies to
+// its store in one step: no handler runs while the store holds half of the
+// old list and half of the new. (Nothing else could get between a relist's
+// items either way: Replace queues them all under one lock.)
 //
 // Pop hands each item out as a Deltas of one Delta, so code written for a
 // DeltaFIFO's Pop keeps working.
 type RealFIFO struct {
 	name string
 
-	lock sync.Mutex
+	// lock is a RWMutex for the same reason as DeltaFIFO's.
+	lock sync.RWMutex
 	cond sync.Cond
 
 	// items is the queue itself, oldest first.
@@ -140,7 +143,7 @@ func (f *RealFIFO) Transformer() TransformFunc { return f.transformer }
 func (f *RealFIFO) Add(obj interface{}) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	f.initial.wrote()
+	f.initial.sawEvent()
 	return f.addToItemsLocked(Added, false, obj)
 }
 
@@ -148,7 +151,7 @@ func (f *RealFIFO) Add(obj interface{}) error {
 func (f *RealFIFO) Update(obj interface{}) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	f.initial.wrote()
+	f.initial.sawEvent()
 	return f.addToItemsLocked(Updated, false, obj)
 }
 
@@ -157,7 +160,7 @@ func (f *RealFIFO) Update(obj interface{}) error {
 func (f *RealFIFO) Delete(obj interface{}) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	f.initial.wrote()
+	f.initial.sawEvent()
 	return f.addToItemsLocked(Deleted, false, obj)
 }
 

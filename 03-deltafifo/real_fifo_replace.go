@@ -14,8 +14,13 @@ import (
 //
 // With AtomicEvents it queues ONE ReplacedAll item holding the whole
 // (transformed) list. Finding what was deleted is left to the consumer,
-// which compares the list with its store when it pops the item; meanwhile no
-// other event can slip in between the list's objects.
+// which compares the list with its store when it pops the item and then
+// swaps its store in one step. That buys two things, neither of them order
+// (the per-object items are queued under this same lock, so no event can
+// come between them either): the consumer's store never holds half a relist
+// while handlers run, and the queue never reads KnownObjects, which the
+// consumer may be changing, so Pop may release the lock while processing
+// (UnlockWhileProcessing).
 //
 // Without AtomicEvents it does what ReconcileReplacement describes: a
 // tombstone for every object the queue or KnownObjects knows and the list

@@ -72,6 +72,7 @@ func allLabels(obj interface{}) ([]string, error) {
 // benchStore is one side, with what the benchmarks call.
 type benchStore struct {
 	update             func(obj interface{}) error
+	replace            func(list []interface{}, rv string) error
 	listAll            func(sel labels.Selector, f func(interface{})) error
 	listAllByNamespace func(ns string, sel labels.Selector, f func(interface{})) error
 }
@@ -95,6 +96,7 @@ func newBenchStores(b *testing.B, n int) map[string]benchStore {
 	return map[string]benchStore{
 		"client-go": {
 			update:  theirs.Update,
+			replace: theirs.Replace,
 			listAll: func(sel labels.Selector, f func(interface{})) error { return cache.ListAll(theirs, sel, f) },
 			listAllByNamespace: func(ns string, sel labels.Selector, f func(interface{})) error {
 				return cache.ListAllByNamespace(theirs, ns, sel, f)
@@ -102,6 +104,7 @@ func newBenchStores(b *testing.B, n int) map[string]benchStore {
 		},
 		"ours": {
 			update:  ours.Update,
+			replace: ours.Replace,
 			listAll: func(sel labels.Selector, f func(interface{})) error { return indexer.ListAll(ours, sel, f) },
 			listAllByNamespace: func(ns string, sel labels.Selector, f func(interface{})) error {
 				return indexer.ListAllByNamespace(ours, ns, sel, f)
@@ -134,6 +137,31 @@ func BenchmarkIndexerUpdate(b *testing.B) {
 						b.Fatal(err)
 					}
 					i++
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkIndexerReplace measures a relist: Replace with n objects (the
+// same n the store holds), which rebuilds all three indices from nothing.
+func BenchmarkIndexerReplace(b *testing.B) {
+	for _, n := range benchSizes {
+		stores := newBenchStores(b, n)
+		objs := benchObjects()[n]
+		for _, impl := range []string{"client-go", "ours"} {
+			b.Run(fmt.Sprintf("objects=%dk/%s", n/1000, impl), func(b *testing.B) {
+				s := stores[impl]
+				b.ReportAllocs()
+				for b.Loop() {
+					// Replace owns its list: hand it a fresh one each time.
+					list := make([]interface{}, len(objs))
+					for i, obj := range objs {
+						list[i] = obj
+					}
+					if err := s.replace(list, "1"); err != nil {
+						b.Fatal(err)
+					}
 				}
 			})
 		}

@@ -22,8 +22,13 @@ import (
 //   - stage 03's DeltaFIFO and RealFIFO read their KnownObjects through a
 //     KeyListerGetter (and so does the informer, when it reconciles a
 //     relist with atomic events);
+//   - both queues are a TransformingStore, so a Reflector streaming a
+//     WatchList into them transforms what it gathers with their Transformer;
 //   - and our Store is a full cache.Store.
 var (
+	_ reflector.TransformingStore = &deltafifo.RealFIFO{}
+	_ reflector.TransformingStore = &deltafifo.DeltaFIFO{}
+
 	_ reflector.ReflectorStore  = indexer.Store(nil) // what stage 02's Reflector writes into
 	_ deltafifo.KeyListerGetter = indexer.Store(nil) // stage 03's KnownObjects
 	_ cache.ReflectorStore      = indexer.Store(nil)

@@ -1,12 +1,12 @@
 // Mirrors k8s.io/client-go v0.37.2 tools/cache/thread_safe_store.go: storeIndex
-// (getKeysFromIndex, getKeysByIndex, getIndexValues, addIndexers,
+// (reset, getKeysFromIndex, getKeysByIndex, getIndexValues, addIndexers,
 // updateSingleIndex, updateIndices, addKeyToIndex, deleteKeyFromIndex).
 //
-// One difference in shape: client-go computes an index function's values and
-// changes the buckets in one pass, and panics if the function fails halfway
-// through a write. Ours runs every index function first (computeChanges) and
-// touches the buckets only when all of them succeeded (applyChanges), so a
-// failing index function is an error and the store is left as it was.
+// Same functions, same roles, one difference: client-go panics when an index
+// function fails halfway through a write, leaving some indices moved and
+// others not. Ours returns the error, and updateIndices first moves the key
+// back in the indices it had already updated, so a failed write leaves every
+// index as it was.
 
 package indexer
 
@@ -15,6 +15,7 @@ import (
 	"maps"
 	"slices"
 
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
 )
 
@@ -25,8 +26,9 @@ type storeIndex struct {
 	indexers Indexers
 	// indices maps a name to an index (value → set of keys).
 	indices Indices
-	// names is indexers' keys, sorted, so that which index is reported when
-	// several fail is the same on every run.
+	// names is indexers' keys, sorted. client-go ranges over the map; a
+	// fixed order makes "which index is reported when several fail" the same
+	// on every run, and tells updateIndices which indices it already moved.
 	names []string
 }
 
@@ -44,6 +46,7 @@ func newStoreIndex(indexers Indexers, indices Indices) *storeIndex {
 	return i
 }
 
+// reset forgets every index, before Replace rebuilds them.
 func (i *storeIndex) reset() {
 	i.indices = Indices{}
 }
@@ -96,57 +99,83 @@ func (i *storeIndex) getIndexValues(indexName string) []string {
 	return values
 }
 
-// checkNoConflict refuses names that already exist: replacing an index
-// function would leave its old buckets describing a different function.
-func (i *storeIndex) checkNoConflict(newIndexers Indexers) error {
+// addIndexers adds index functions; it refuses a name already in use
+// (replacing an index function would leave its buckets describing the old
+// one) and, unlike client-go, a nil function. The caller indexes the stored
+// items with the new functions.
+func (i *storeIndex) addIndexers(newIndexers Indexers) error {
 	oldKeys := sets.KeySet(i.indexers)
 	newKeys := sets.KeySet(newIndexers)
 	if oldKeys.HasAny(sets.List(newKeys)...) {
 		return fmt.Errorf("indexer conflict: %v", oldKeys.Intersection(newKeys))
 	}
+	for _, name := range sets.List(newKeys) {
+		if newIndexers[name] == nil {
+			return fmt.Errorf("indexer %q has a nil IndexFunc", name)
+		}
+	}
+	maps.Copy(i.indexers, newIndexers)
+	i.names = slices.Sorted(maps.Keys(i.indexers))
 	return nil
 }
 
-func (i *storeIndex) addIndexers(newIndexers Indexers) {
-	maps.Copy(i.indexers, newIndexers)
+// removeIndexers takes back what addIndexers added, with the indices built so
+// far: AddIndexers undoes itself this way when a new function fails on a
+// stored item. client-go has no way back; it panics.
+func (i *storeIndex) removeIndexers(names []string) {
+	for _, name := range names {
+		delete(i.indexers, name)
+		delete(i.indices, name)
+	}
 	i.names = slices.Sorted(maps.Keys(i.indexers))
 }
 
-// indexChange is how one key moves in one index: the values its old object
-// had, and the values its new object has.
-type indexChange struct {
-	name     string
-	old, new []string
-}
-
-// computeChanges runs the named index functions on oldObj and newObj (nil
-// for "none": an add has no old object, a delete no new one) and appends the
-// moves to buf. It changes nothing, so a failing function leaves the store
-// intact.
-func (i *storeIndex) computeChanges(names []string, oldObj, newObj interface{}, key string, buf []indexChange) ([]indexChange, error) {
-	for _, name := range names {
-		indexFunc := i.indexers[name]
-		if indexFunc == nil {
-			return buf, fmt.Errorf("indexer %q has a nil IndexFunc", name)
-		}
-		ch := indexChange{name: name}
-		var err error
-		// The old values are computed again from the stored object, exactly
-		// as client-go does: if someone mutated that object, these are the
-		// wrong values and the key stays behind in its old bucket.
-		if oldObj != nil {
-			if ch.old, err = indexFunc(oldObj); err != nil {
-				return buf, indexEntryError(key, name, err)
-			}
-		}
-		if newObj != nil {
-			if ch.new, err = indexFunc(newObj); err != nil {
-				return buf, indexEntryError(key, name, err)
-			}
-		}
-		buf = append(buf, ch)
+// updateSingleIndex moves key in the named index, from the buckets of
+// oldObj's values to those of newObj's:
+//   - for an add, pass only newObj (oldObj nil);
+//   - for an update, both;
+//   - for a delete, only oldObj.
+//
+// Both sets of values are computed before any bucket changes, so when the
+// index function fails, this index is untouched and the error says which key
+// and index (client-go panics with the same words). The old values are
+// computed again from the stored object, as client-go does: if someone
+// mutated that object, they are the wrong values and the key stays behind in
+// its old bucket.
+func (i *storeIndex) updateSingleIndex(name string, oldObj, newObj interface{}, key string) error {
+	indexFunc := i.indexers[name]
+	if indexFunc == nil {
+		return fmt.Errorf("indexer %q has a nil IndexFunc", name)
 	}
-	return buf, nil
+	var oldIndexValues, indexValues []string
+	var err error
+	if oldObj != nil {
+		if oldIndexValues, err = indexFunc(oldObj); err != nil {
+			return indexEntryError(key, name, err)
+		}
+	}
+	if newObj != nil {
+		if indexValues, err = indexFunc(newObj); err != nil {
+			return indexEntryError(key, name, err)
+		}
+	}
+
+	idx := i.indices[name]
+	if idx == nil {
+		idx = index{}
+		i.indices[name] = idx
+	}
+	if len(indexValues) == 1 && len(oldIndexValues) == 1 && indexValues[0] == oldIndexValues[0] {
+		// The most common update: one value, unchanged. Nothing moves.
+		return nil
+	}
+	for _, value := range oldIndexValues {
+		deleteKeyFromIndex(key, value, idx)
+	}
+	for _, value := range indexValues {
+		addKeyToIndex(key, value, idx)
+	}
+	return nil
 }
 
 // indexEntryError words the failure the way client-go's panic does.
@@ -154,25 +183,28 @@ func indexEntryError(key, name string, err error) error {
 	return fmt.Errorf("unable to calculate an index entry for key %q on index %q: %w", key, name, err)
 }
 
-// applyChanges moves key between buckets as computed by computeChanges.
-func (i *storeIndex) applyChanges(key string, changes []indexChange) {
-	for _, ch := range changes {
-		idx := i.indices[ch.name]
-		if idx == nil {
-			idx = index{}
-			i.indices[ch.name] = idx
-		}
-		if len(ch.new) == 1 && len(ch.old) == 1 && ch.new[0] == ch.old[0] {
-			// The most common update: one value, unchanged. Nothing moves.
+// updateIndices moves key in every index (see updateSingleIndex for which
+// object to pass when). If one index function fails, the indices already
+// updated are moved back, by the same call with the objects swapped, before
+// the error is returned. That way back re-runs functions that succeeded on
+// both objects a moment ago, and IndexFuncs are deterministic, so it restores
+// the buckets exactly; the one exception is a stored object someone mutated,
+// whose buckets were wrong already (see ThreadSafeStore).
+func (i *storeIndex) updateIndices(oldObj, newObj interface{}, key string) error {
+	for n, name := range i.names {
+		err := i.updateSingleIndex(name, oldObj, newObj, key)
+		if err == nil {
 			continue
 		}
-		for _, v := range ch.old {
-			deleteKeyFromIndex(key, v, idx)
+		for _, moved := range i.names[:n] {
+			if undoErr := i.updateSingleIndex(moved, newObj, oldObj, key); undoErr != nil {
+				// Only a function that is not deterministic gets here.
+				utilruntime.HandleError(fmt.Errorf("indexer: undoing a failed write: %w", undoErr))
+			}
 		}
-		for _, v := range ch.new {
-			addKeyToIndex(key, v, idx)
-		}
+		return err
 	}
+	return nil
 }
 
 func addKeyToIndex(key, indexValue string, idx index) {

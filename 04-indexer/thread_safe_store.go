@@ -4,7 +4,6 @@
 package indexer
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"sync"
@@ -26,8 +25,8 @@ import (
 // (DeepCopy), then change the copy.
 //
 // Unlike client-go's, the writes return an error: when an index function
-// fails, client-go panics with the store half updated; ours runs every index
-// function before changing anything and returns the failure.
+// fails, client-go panics with the store half updated; ours undoes what the
+// write had changed and returns the failure.
 type ThreadSafeStore interface {
 	Add(key string, obj interface{}) error
 	Update(key string, obj interface{}) error
@@ -66,9 +65,6 @@ type threadSafeMap struct {
 	index *storeIndex
 	// rv is the resourceVersion of the newest write, Replace or Bookmark.
 	rv string
-	// scratch is reused by writes (under the lock) to hold the computed
-	// index changes, so an update allocates nothing of its own.
-	scratch []indexChange
 }
 
 var _ ThreadSafeStoreWithTransaction = &threadSafeMap{}
@@ -103,23 +99,17 @@ func (c *threadSafeMap) Update(key string, obj interface{}) error {
 	return nil
 }
 
-// updateLocked stores obj under key and moves key between buckets. An add is
-// an update whose old object is missing.
+// updateLocked moves key between buckets and stores obj under it. An add is
+// an update whose old object is missing. client-go stores the object first;
+// ours stores it only once every index took it, so a failed write changes
+// nothing.
 func (c *threadSafeMap) updateLocked(key string, obj interface{}) error {
-	oldObj := c.items[key]
-	changes, err := c.index.computeChanges(c.index.names, oldObj, obj, key, c.scratch[:0])
-	if err != nil {
+	oldObject := c.items[key]
+	if err := c.index.updateIndices(oldObject, obj, key); err != nil {
 		return err
 	}
 	c.items[key] = obj
-	c.index.applyChanges(key, changes)
-	c.keepScratch(changes)
 	return nil
-}
-
-func (c *threadSafeMap) keepScratch(changes []indexChange) {
-	clear(changes) // drop the index values so they can be collected
-	c.scratch = changes[:0]
 }
 
 func (c *threadSafeMap) Delete(key string) error {
@@ -150,13 +140,10 @@ func (c *threadSafeMap) deleteLocked(key string) error {
 	if !exists {
 		return nil
 	}
-	changes, err := c.index.computeChanges(c.index.names, obj, nil, key, c.scratch[:0])
-	if err != nil {
+	if err := c.index.updateIndices(obj, nil, key); err != nil {
 		return err
 	}
-	c.index.applyChanges(key, changes)
 	delete(c.items, key)
-	c.keepScratch(changes)
 	return nil
 }
 
@@ -193,20 +180,18 @@ func (c *threadSafeMap) Replace(items map[string]interface{}, resourceVersion st
 	}
 	c.lock.Lock()
 	defer c.lock.Unlock()
-	// Build the new indices aside, and swap only when every index function
-	// succeeded on every item.
-	fresh := &storeIndex{indexers: c.index.indexers, indices: Indices{}, names: c.index.names}
-	buf := c.scratch[:0]
+	// Rebuild every index from nothing, as client-go does; if an index
+	// function fails on one item, put the old indices back and keep the old
+	// items, so the store is as it was.
+	previous := c.index.indices
+	c.index.reset()
 	for key, item := range items {
-		var err error
-		if buf, err = fresh.computeChanges(fresh.names, nil, item, key, buf[:0]); err != nil {
+		if err := c.index.updateIndices(nil, item, key); err != nil {
+			c.index.indices = previous
 			return err
 		}
-		fresh.applyChanges(key, buf)
 	}
-	c.keepScratch(buf)
 	c.items = items
-	c.index.indices = fresh.indices
 	c.rv = resourceVersion
 	return nil
 }
@@ -289,32 +274,24 @@ func (c *threadSafeMap) GetIndexers() Indexers {
 // AddIndexers is allowed at any time, items or not: client-go v0.37.2 only
 // refuses a name already in use. (Until Kubernetes 1.30, kubernetes#117046,
 // it refused once the store held items: "cannot add indexers to running
-// index".) The new functions run on every stored item before anything is
-// added, so one failing leaves the store as it was.
+// index".) The new functions then index every stored item; if one fails,
+// the new functions and what they indexed are taken out again, so the store
+// is as it was.
 func (c *threadSafeMap) AddIndexers(newIndexers Indexers) error {
 	c.lock.Lock()
 	defer c.lock.Unlock()
-	if err := c.index.checkNoConflict(newIndexers); err != nil {
+	if err := c.index.addIndexers(newIndexers); err != nil {
 		return err
 	}
 	names := slices.Sorted(maps.Keys(newIndexers))
-	for _, name := range names {
-		if newIndexers[name] == nil {
-			return fmt.Errorf("indexer %q has a nil IndexFunc", name)
-		}
-	}
-	fresh := &storeIndex{indexers: newIndexers, indices: Indices{}, names: names}
-	buf := c.scratch[:0]
 	for key, item := range c.items {
-		var err error
-		if buf, err = fresh.computeChanges(names, nil, item, key, buf[:0]); err != nil {
-			return err
+		for _, name := range names {
+			if err := c.index.updateSingleIndex(name, nil, item, key); err != nil {
+				c.index.removeIndexers(names)
+				return err
+			}
 		}
-		fresh.applyChanges(key, buf)
 	}
-	c.keepScratch(buf)
-	c.index.addIndexers(newIndexers)
-	maps.Copy(c.index.indices, fresh.indices)
 	return nil
 }
 

@@ -40,11 +40,10 @@ type handlerSpec struct {
 
 // sourceOp is a change at the source.
 type sourceOp struct {
-	at       time.Duration
-	op       string // add, modify, delete
-	name     string
-	app      string
-	inactive bool // only for building the initial list
+	at   time.Duration
+	op   string // add, modify, delete
+	name string
+	app  string
 }
 
 type scenario struct {

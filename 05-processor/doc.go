@@ -32,8 +32,9 @@
 //     client-go wakes one (Signal) and relies on its informer serializing
 //     calls;
 //   - notifications are a sealed Notification interface, not interface{};
-//   - constructors return errors for nil handlers (typed nil pointers too)
-//     and negative resync periods;
+//   - NewProcessListener returns an error for a nil handler (a typed nil
+//     pointer too), a nil HasSynced checker or a negative resync period, and
+//     HandlerResyncPeriod for a negative requested period;
 //     AddListener returns an error, and no registration, for a listener it
 //     would never run: any listener once the processor has stopped (client-go
 //     registers it unstarted), and a listener already registered, here or
@@ -43,6 +44,8 @@
 //     (handler_typed.go) are here, beside the untyped ones as in client-go's
 //     controller.go; the adapter that feeds them untyped notifications is the
 //     informer's (stage 06), as in client-go's shared_informer.go;
+//   - synctrack's AsyncTracker and Lazy, which no informer uses: only the
+//     SingleFileTracker is here;
 //   - PendingNotifications, BufferCapacity and ResyncPeriod are ours, for the
 //     demo and tests.
 package processor

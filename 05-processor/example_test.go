@@ -21,6 +21,22 @@ func (synced) Done() <-chan struct{} {
 	return ch
 }
 
+// waitAtMost waits for the handler calls counted in calls, for five seconds
+// at most: when a broken rule means a call never comes, the example prints
+// so and fails at once, instead of hanging until the test binary's timeout.
+func waitAtMost(calls *sync.WaitGroup) {
+	done := make(chan struct{})
+	go func() {
+		calls.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		fmt.Println("gave up: a handler call did not come within 5s")
+	}
+}
+
 // A sync notification reaches only the listeners whose resync ShouldResync
 // found due; an ordinary one reaches everyone. The clock is fake, so the
 // example decides when two seconds have passed.
@@ -56,11 +72,11 @@ func ExampleSharedProcessor_ShouldResync() {
 
 	calls.Add(1) // only every2s is due
 	p.Distribute(processor.UpdateNotification{OldObj: "pod-a", NewObj: "pod-a"}, true)
-	calls.Wait()
+	waitAtMost(&calls)
 
 	calls.Add(2) // an ordinary update goes to both
 	p.Distribute(processor.UpdateNotification{OldObj: "pod-a", NewObj: "pod-a v2"}, false)
-	calls.Wait()
+	waitAtMost(&calls)
 	// Unordered output:
 	// after 1s, should resync: false
 	// after 2s, should resync: true

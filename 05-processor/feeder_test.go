@@ -196,3 +196,17 @@ func (f *feeder) sortedStore() []*corev1.Pod {
 func newPod(name, app string) *corev1.Pod {
 	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, Labels: map[string]string{"app": app}}}
 }
+
+// relist is a relist that finds every cached object unchanged, as
+// client-go's processReplacedAllInfo handles it: an update from the cached
+// object to the listed copy, which sharedIndexInformer.OnUpdate distributes
+// as a sync notification because the resourceVersions are equal.
+func (f *feeder) relist() {
+	f.blockDeltas.Lock()
+	defer f.blockDeltas.Unlock()
+	for _, pod := range f.sortedStore() {
+		listed := pod.DeepCopy()
+		f.p.Distribute(UpdateNotification{OldObj: pod, NewObj: listed}, true)
+		f.store[pod.Name] = listed
+	}
+}

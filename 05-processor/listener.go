@@ -67,7 +67,7 @@ type ProcessorListener struct {
 	upstreamHasSynced DoneChecker
 
 	// owner is the processor the listener was first added to; it is never
-	// added to another, nor again once removed (see SharedProcessor.claim).
+	// added to another, nor again once removed (see SharedProcessor.takeOwnership).
 	owner atomic.Pointer[SharedProcessor]
 
 	// pendingNotifications is touched only by pop. Its length and capacity are
@@ -105,7 +105,8 @@ var _ ResourceEventHandlerRegistration = &ProcessorListener{}
 //
 // Unlike client-go's, it returns an error instead of a listener that panics
 // later (or a panic now) when the handler, a pointer handler or the source's
-// checker is nil.
+// checker is nil, and instead of a listener that resyncs on every tick when a
+// resync period is negative.
 func NewProcessListener(handler ResourceEventHandler, requestedResyncPeriod, resyncPeriod time.Duration, now time.Time, bufferSize int, hasSynced DoneChecker) (*ProcessorListener, error) {
 	if handler == nil {
 		return nil, errors.New("processor: a nil ResourceEventHandler cannot be registered")
@@ -117,6 +118,11 @@ func NewProcessListener(handler ResourceEventHandler, requestedResyncPeriod, res
 	}
 	if hasSynced == nil {
 		return nil, errors.New("processor: the listener needs the source's HasSynced checker, got nil")
+	}
+	if requestedResyncPeriod < 0 || resyncPeriod < 0 {
+		// A negative period puts the next resync in the past after every
+		// one: the handler would be resynced on every tick.
+		return nil, fmt.Errorf("processor: resync periods must not be negative (requested %v, actual %v); use 0 for no resync", requestedResyncPeriod, resyncPeriod)
 	}
 	handlerName := nameForHandler(handler)
 	ret := &ProcessorListener{
@@ -215,18 +221,18 @@ func (p *ProcessorListener) pop() {
 }
 
 // run calls the handler for each notification, in order, until nextCh is
-// closed. A panicking handler is dealt with in deliver; if deliver returns
-// after a panic (only when panics do not crash the process), run waits a
-// second before the next call, as client-go does, so a handler that panics on
-// everything does not spin.
+// closed. A panicking handler is dealt with in deliver; if deliver reports a
+// crash it survived (only when panics do not crash the process), run waits a
+// second before the next call, as client-go's wait.Until does before it
+// restarts its loop, so a handler that panics on everything does not spin.
 func (p *ProcessorListener) run() {
 	defer close(p.runFinished)
-	sleepAfterCrash := false
+	crashed := false
 	for next := range p.nextCh {
-		if sleepAfterCrash {
+		if crashed {
 			time.Sleep(time.Second)
 		}
-		sleepAfterCrash = !p.deliver(next)
+		crashed = p.deliver(next)
 	}
 }
 

@@ -36,19 +36,22 @@ func LogAndContinue(h HandlerPanic) {
 	utilruntime.HandleError(fmt.Errorf("%w\n%s", h, h.Stack))
 }
 
-// deliver calls the handler for one notification. It reports whether the
-// handler returned normally, or its panic was turned into a report by
-// onPanic; false means a panic was logged and swallowed by
-// utilruntime.HandleCrash (only when utilruntime.ReallyCrash is false), after
-// which run pauses.
+// deliver calls the handler for one notification. It reports crashed when
+// the handler panicked and utilruntime.HandleCrash logged and swallowed the
+// panic (only when utilruntime.ReallyCrash is false); run then pauses. A
+// handler that returns, or whose panic onPanic turned into a report, has not
+// crashed.
 //
 // By default this is client-go's behaviour exactly: utilruntime.HandleCrash
 // logs "Observed a panic" with the stack and panics again, and since nothing
 // further up the listener's goroutine recovers, the whole process exits. A
 // handler's bug is treated as a bug in the program, not as bad data.
-func (p *ProcessorListener) deliver(notification Notification) (returned bool) {
+func (p *ProcessorListener) deliver(notification Notification) (crashed bool) {
+	// Set until the handler returns: a panic that HandleCrash swallows
+	// leaves deliver with crashed still true.
+	crashed = true
 	if p.onPanic != nil {
-		defer p.recoverPanic(notification, &returned)
+		defer p.recoverPanic(notification, &crashed)
 	} else {
 		defer utilruntime.HandleCrash()
 	}
@@ -66,7 +69,7 @@ func (p *ProcessorListener) deliver(notification Notification) (returned bool) {
 		// Only a nil Notification can get here: the interface is sealed.
 		utilruntime.HandleError(fmt.Errorf("processor: unrecognized notification %T for handler %s", notification, p.handlerName))
 	}
-	return true
+	return false
 }
 
 // recoverPanic is the "log and keep going" path (a difference from client-go,
@@ -74,7 +77,7 @@ func (p *ProcessorListener) deliver(notification Notification) (returned bool) {
 // report the panic, skip the notification, and go on at once. An initial-list
 // add still counts as finished, so the handler's HasSynced does not stay false
 // for ever (kubernetes/kubernetes#129024).
-func (p *ProcessorListener) recoverPanic(notification Notification, returned *bool) {
+func (p *ProcessorListener) recoverPanic(notification Notification, crashed *bool) {
 	r := recover()
 	if r == nil {
 		return
@@ -83,5 +86,5 @@ func (p *ProcessorListener) recoverPanic(notification Notification, returned *bo
 		p.syncTracker.Finished()
 	}
 	p.onPanic(HandlerPanic{Handler: p.handlerName, Notification: notification, Value: r, Stack: debug.Stack()})
-	*returned = true
+	*crashed = false
 }

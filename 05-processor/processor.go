@@ -1,6 +1,7 @@
 // Mirrors k8s.io/client-go v0.37.2 tools/cache/shared_informer.go: sharedProcessor,
-// addListener, removeListener, getListener, distribute, run, shouldResync,
-// resyncCheckPeriodChanged.
+// addListener, removeListener, distribute, run, shouldResync,
+// resyncCheckPeriodChanged. client-go's getListener, which only its tests
+// call, is left out.
 
 package processor
 
@@ -83,7 +84,7 @@ func (p *SharedProcessor) AddListener(listener *ProcessorListener) (ResourceEven
 		// each notification to two competing run loops.
 		return nil, false, fmt.Errorf("processor: AddListener: handler %s is already registered with this processor", listener.handlerName)
 	}
-	if err := p.claim(listener); err != nil {
+	if err := p.takeOwnership(listener); err != nil {
 		return nil, false, err
 	}
 	if p.listeners == nil {
@@ -102,12 +103,13 @@ func (p *SharedProcessor) AddListener(listener *ProcessorListener) (ResourceEven
 	return listener, p.listenersStarted, nil
 }
 
-// claim makes p the listener's one and only processor. A listener serves one
-// registration: its channels are closed when it is removed or its processor
-// stops, so adding it again (here or to another processor) would send on, or
-// close, a closed channel. client-go panics then; we report the mistake.
-// The caller holds listenersLock.
-func (p *SharedProcessor) claim(listener *ProcessorListener) error {
+// takeOwnership makes p the listener's one and only processor, for good, or
+// returns why it cannot. A listener serves one registration: its channels are
+// closed when it is removed or its processor stops, so adding it again (here
+// or to another processor) would send on, or close, a closed channel.
+// client-go panics then; we report the mistake. The caller holds
+// listenersLock.
+func (p *SharedProcessor) takeOwnership(listener *ProcessorListener) error {
 	if !listener.owner.CompareAndSwap(nil, p) {
 		return fmt.Errorf("processor: AddListener: handler %s was already registered (and since removed, or with another processor); create a new listener for it", listener.handlerName)
 	}
@@ -126,18 +128,6 @@ func (p *SharedProcessor) claim(listener *ProcessorListener) error {
 // running and the synthetic initial list has been Added.
 func (p *SharedProcessor) StartWatchSynced(listener *ProcessorListener) {
 	p.wg.Start(listener.watchSynced)
-}
-
-// getListener returns the running listener behind a registration, or nil.
-func (p *SharedProcessor) getListener(registration ResourceEventHandlerRegistration) *ProcessorListener {
-	p.listenersLock.RLock()
-	defer p.listenersLock.RUnlock()
-	if result, ok := registration.(*ProcessorListener); ok {
-		if _, exists := p.listeners[result]; exists {
-			return result
-		}
-	}
-	return nil
 }
 
 // RemoveListener unregisters a handler. It stops queueing to it at once but

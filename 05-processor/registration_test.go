@@ -75,6 +75,63 @@ func TestRemoveRegistrationEdgeCasesMatchClientGo(t *testing.T) {
 	}
 }
 
+// shutDown reports whether a registration's ShutdownChan is closed, without
+// waiting: inside a synctest bubble, after synctest.Wait, a channel that is
+// still open will stay open.
+func shutDown(t *testing.T, reg any) bool {
+	t.Helper()
+	s, ok := reg.(interface{ ShutdownChan() <-chan struct{} })
+	if !ok {
+		t.Fatalf("%T has no ShutdownChan", reg)
+	}
+	synctest.Wait()
+	select {
+	case <-s.ShutdownChan():
+		return true
+	default:
+		return false
+	}
+}
+
+// TestRemovingAHandlerBeforeTheInformerRunsClosesItsShutdownChan: a
+// listener that never started has no run goroutine to close its
+// ShutdownChan when it ends, so RemoveListener closes it; otherwise
+// client-go's ShutDownEventHandler, which waits on that channel, would wait
+// for ever. client-go beside ours.
+func TestRemovingAHandlerBeforeTheInformerRunsClosesItsShutdownChan(t *testing.T) {
+	var theirs, ours bool
+	synctest.Test(t, func(t *testing.T) {
+		source := fcache.NewFakeControllerSource()
+		defer source.Shutdown()
+		informer := cache.NewSharedIndexInformer(source, &corev1.Pod{}, 0, cache.Indexers{})
+		reg, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := informer.RemoveEventHandler(reg); err != nil {
+			t.Fatal(err)
+		}
+		theirs = shutDown(t, reg)
+	})
+	synctest.Test(t, func(t *testing.T) {
+		f := newFeeder(0, ProcessorOptions{})
+		reg, err := f.AddEventHandler(ResourceEventHandlerFuncs{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.RemoveEventHandler(reg); err != nil {
+			t.Fatal(err)
+		}
+		ours = shutDown(t, reg)
+	})
+	if !theirs {
+		t.Errorf("client-go no longer closes ShutdownChan of a handler removed before the informer ran: update this test and the chapter")
+	}
+	if ours != theirs {
+		t.Errorf("ShutdownChan closed after removing a never-started handler: client-go %v, ours %v", theirs, ours)
+	}
+}
+
 func TestRemoveListenerRejectsNilAndForeignHandles(t *testing.T) {
 	p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
 	var typedNil *ProcessorListener
@@ -147,7 +204,13 @@ func TestNewProcessListenerRejectsBadInput(t *testing.T) {
 		t.Error("a nil HasSynced checker was accepted")
 	}
 	if _, _, err := HandlerResyncPeriod(-time.Second, time.Second, false); err == nil {
-		t.Error("a negative resync period was accepted")
+		t.Error("HandlerResyncPeriod accepted a negative resync period")
+	}
+	if _, err := NewProcessListener(ResourceEventHandlerFuncs{}, -time.Second, time.Second, time.Now(), 1, synced); err == nil {
+		t.Error("NewProcessListener accepted a negative requested resync period")
+	}
+	if _, err := NewProcessListener(ResourceEventHandlerFuncs{}, time.Second, -time.Second, time.Now(), 1, synced); err == nil {
+		t.Error("NewProcessListener accepted a negative resync period")
 	}
 }
 
@@ -364,14 +427,23 @@ func TestDistributeNilIsReportedNotDelivered(t *testing.T) {
 }
 
 // TestSingleFileTrackerPanicsOnFinishedWithoutStart keeps client-go's guard:
-// a negative count would make HasSynced lie.
+// a negative count would make HasSynced lie. The panic value is client-go's
+// too: its own synctrack test matches on "negative counter", and
+// internal/conformance runs that test against ours.
 func TestSingleFileTrackerPanicsOnFinishedWithoutStart(t *testing.T) {
-	defer func() {
-		if r := recover(); r == nil {
-			t.Error("Finished without Start did not panic")
-		}
-	}()
-	NewSingleFileTracker("x").Finished()
+	recovered := func(finished func()) (r any) {
+		defer func() { r = recover() }()
+		finished()
+		return nil
+	}
+	theirs := recovered(synctrack.NewSingleFileTracker("x").Finished)
+	ours := recovered(NewSingleFileTracker("x").Finished)
+	if ours == nil {
+		t.Fatal("Finished without Start did not panic")
+	}
+	if diff := cmp.Diff(theirs, ours); diff != "" {
+		t.Errorf("panic value (-client-go +ours):\n%s", diff)
+	}
 }
 
 // TestSingleFileTrackerMatchesClientGo runs the same Start / Finished /

@@ -58,7 +58,7 @@ func (t *SingleFileTracker) Start() { t.count.Add(1) }
 func (t *SingleFileTracker) Finished() {
 	result := t.count.Add(-1)
 	if result < 0 {
-		panic("processor: SingleFileTracker counter went negative; HasSynced would be wrong")
+		panic("synctrack: negative counter; this logic error means HasSynced may return incorrect value")
 	}
 	if result == 0 && t.upstreamHasSynced.Load() {
 		t.cancel()

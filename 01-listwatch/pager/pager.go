@@ -113,6 +113,7 @@ func (p *ListPager) list(ctx context.Context, options metav1.ListOptions, eachIt
 		if list == nil {
 			list = &metainternalversion.List{Items: make([]runtime.Object, 0, options.Limit+1)}
 			list.ResourceVersion = m.GetResourceVersion()
+			//lint:ignore SA1019 client-go's pager still copies SelfLink (always empty from today's servers); ours mirrors it.
 			list.SelfLink = m.GetSelfLink()
 		}
 		if err := eachItem(obj, func(item runtime.Object) error {

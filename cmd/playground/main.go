@@ -5,8 +5,9 @@
 //	go run ./cmd/playground up               run one in the foreground until Ctrl-C (make playground-up)
 //
 // `up` prints the lines to paste into a second terminal, so a learner can
-// change the cluster with kubectl while a stage demo (run with --kubeconfig
-// and --wait) or their own code watches it.
+// change the cluster with kubectl while a stage demo (pointed at it by
+// INFORMER_KUBECONFIG, which the pasted lines export) or their own code
+// watches it.
 package main
 
 import (
@@ -91,7 +92,9 @@ func up(ctx context.Context, args []string) error {
 	fmt.Printf("Playground running: kube-apiserver %s at %s, etcd at %s\n", playground.KubernetesVersion, c.Host, c.EtcdURL)
 	fmt.Printf("Logs: %s\n\n", c.Dir)
 	fmt.Println("In a second terminal:")
-	fmt.Printf("  export KUBECONFIG=%s\n", c.Kubeconfig)
+	fmt.Printf("  export KUBECONFIG=%s            # for kubectl\n", c.Kubeconfig)
+	// INFORMER_KUBECONFIG is internal/demo's KubeconfigEnv.
+	fmt.Printf("  export INFORMER_KUBECONFIG=%s   # for the stage demos, which ignore KUBECONFIG\n", c.Kubeconfig)
 	fmt.Printf("  export PATH=%s:$PATH   # the kubectl built from the same Kubernetes version\n", filepath.Dir(bins.Kubectl))
 	fmt.Println("  kubectl get pods -A")
 	fmt.Println("  make run-stage 1 ARGS=--write  # any stage demo against this playground; without --write it only reads")

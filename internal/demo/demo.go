@@ -1,13 +1,16 @@
 // Package demo is the harness every stage's demo main package runs in, so
 // that each main reads top to bottom like sample-controller's: flags, a
-// signal-aware context, a cluster (the playground unless the learner points
-// at a real one), the stage's script, and a clean shutdown.
+// signal-aware context, a cluster (the playground unless the learner asks for
+// a real one by name), the stage's script, and a clean shutdown.
 //
 // Rules it enforces for every demo:
 //   - the script runs and the demo exits by itself with status 0; --wait keeps
 //     the cluster up afterwards for exploring;
 //   - Ctrl-C at any moment cancels the context, stops the playground (apiserver,
 //     then etcd) and removes its directory;
+//   - the playground is the default even when KUBECONFIG is exported: a real
+//     cluster is used only when asked for with --kubeconfig or
+//     INFORMER_KUBECONFIG, and the banner says which cluster is in use;
 //   - against a real cluster the demo only reads unless the learner passes
 //     --write, and it never prints credentials.
 package demo
@@ -29,6 +32,12 @@ import (
 	"informer-from-scratch/internal/playground"
 	"informer-from-scratch/internal/timeline"
 )
+
+// KubeconfigEnv names the environment variable that points the demos at a
+// real cluster, like --kubeconfig. KUBECONFIG itself is not read: most
+// Kubernetes developers keep it exported, every chapter's transcript assumes
+// the playground, and a demo should not turn to someone's cluster unasked.
+const KubeconfigEnv = "INFORMER_KUBECONFIG"
 
 // Options describe one stage's demo.
 type Options struct {
@@ -80,7 +89,7 @@ const exitInterrupted = 130
 func Run(opts Options, args []string, out, errOut io.Writer, script func(env *Env) error) int {
 	fs := flag.NewFlagSet(fmt.Sprintf("stage %02d demo", opts.Stage), flag.ContinueOnError)
 	fs.SetOutput(errOut)
-	kubeconfig := fs.String("kubeconfig", os.Getenv("KUBECONFIG"), "run against the cluster in this kubeconfig instead of the playground (default $KUBECONFIG)")
+	kubeconfig := fs.String("kubeconfig", "", "run against the cluster in this kubeconfig instead of the playground (default $"+KubeconfigEnv+"; $KUBECONFIG is ignored)")
 	wait := fs.Bool("wait", false, "after the script, keep running (and keep the playground up) until Ctrl-C")
 	write := fs.Bool("write", false, "on a real cluster, allow the demo to create objects in a namespace of its own")
 	if opts.Flags != nil {
@@ -100,8 +109,12 @@ func Run(opts Options, args []string, out, errOut io.Writer, script func(env *En
 	env := &Env{Ctx: ctx, Out: out}
 	var cleanup func()
 	var err error
-	if *kubeconfig != "" {
-		err = connectReal(ctx, env, *kubeconfig, *write)
+	path, from := *kubeconfig, "--kubeconfig"
+	if path == "" {
+		path, from = os.Getenv(KubeconfigEnv), "$"+KubeconfigEnv
+	}
+	if path != "" {
+		err = connectReal(ctx, env, path, from, *write)
 	} else {
 		cleanup, err = startPlayground(ctx, env, opts.Playground, errOut)
 	}
@@ -146,6 +159,9 @@ func fail(ctx context.Context, out, errOut io.Writer, err error) int {
 
 func startPlayground(ctx context.Context, env *Env, opts playground.Options, errOut io.Writer) (func(), error) {
 	fmt.Fprintln(env.Out, "Cluster: the embedded playground (a real kube-apiserver and etcd on 127.0.0.1)")
+	if os.Getenv("KUBECONFIG") != "" {
+		fmt.Fprintf(env.Out, "         (KUBECONFIG is set, and ignored: for a real cluster pass --kubeconfig or set %s)\n", KubeconfigEnv)
+	}
 	start := time.Now()
 	c, err := playground.Start(ctx, opts)
 	if err != nil {
@@ -169,7 +185,7 @@ func startPlayground(ctx context.Context, env *Env, opts playground.Options, err
 	return cleanup, err
 }
 
-func connectReal(ctx context.Context, env *Env, path string, write bool) error {
+func connectReal(ctx context.Context, env *Env, path, from string, write bool) error {
 	cfg, desc, err := loadKubeconfig(path)
 	if err != nil {
 		return err
@@ -184,6 +200,6 @@ func connectReal(ctx context.Context, env *Env, path string, write bool) error {
 	if write {
 		mode = "writes allowed, in a namespace the demo creates and deletes"
 	}
-	fmt.Fprintf(env.Out, "Cluster: %s — %s\n", desc, mode)
-	return reachable(ctx, env.Client, cfg.Host)
+	fmt.Fprintf(env.Out, "Cluster: a real cluster, %s, given with %s — %s\n", desc, from, mode)
+	return reachable(ctx, env.Client, cfg.Host, reachTimeout)
 }

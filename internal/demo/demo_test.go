@@ -63,6 +63,23 @@ func TestUnreachableClusterFailsWithOneClearSentence(t *testing.T) {
 	}
 }
 
+// The variable the README names points the demos at a real cluster; the
+// banner says so, and the flag wins over it.
+func TestInformerKubeconfigPointsAtARealCluster(t *testing.T) {
+	t.Setenv(demo.KubeconfigEnv, kubeconfigFor(t, "https://127.0.0.1:1"))
+	code, stdout, stderr := run(t, nil, mustNotRun(t))
+	if code != 1 || !strings.Contains(stderr, "cannot reach the cluster at https://127.0.0.1:1") {
+		t.Errorf("exit code %d, stderr %q; want 1 and the unreachable cluster of $%s", code, stderr, demo.KubeconfigEnv)
+	}
+	if !strings.Contains(stdout, "Cluster: a real cluster") || !strings.Contains(stdout, "given with $"+demo.KubeconfigEnv) {
+		t.Errorf("the banner does not say which cluster is used, and why:\n%s", stdout)
+	}
+	code, stdout, stderr = run(t, []string{"--kubeconfig", kubeconfigFor(t, "https://127.0.0.1:2")}, mustNotRun(t))
+	if code != 1 || !strings.Contains(stderr, "https://127.0.0.1:2") || !strings.Contains(stdout, "given with --kubeconfig") {
+		t.Errorf("--kubeconfig did not win over $%s: exit code %d\nstdout:\n%s\nstderr:\n%s", demo.KubeconfigEnv, code, stdout, stderr)
+	}
+}
+
 func TestMissingKubeconfigFails(t *testing.T) {
 	code, _, stderr := run(t, []string{"--kubeconfig", filepath.Join(t.TempDir(), "nope")}, mustNotRun(t))
 	if code != 1 || !strings.Contains(stderr, "error: ") {
@@ -93,18 +110,25 @@ func TestHelpExitsZero(t *testing.T) {
 	}
 }
 
-func TestScriptErrorIsReported(t *testing.T) {
+// An exported KUBECONFIG, as most Kubernetes developers have, does not take
+// the demo away from the playground; the banner says it was ignored. And a
+// script's error is reported.
+func TestExportedKubeconfigIsIgnoredAndScriptErrorsAreReported(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a playground")
 	}
-	t.Setenv("KUBECONFIG", "") // the playground, whatever the environment says
-	code, _, stderr := run(t, nil, func(env *demo.Env) error {
+	t.Setenv("KUBECONFIG", kubeconfigFor(t, "https://127.0.0.1:1"))
+	t.Setenv(demo.KubeconfigEnv, "")
+	code, stdout, stderr := run(t, nil, func(env *demo.Env) error {
 		if !env.OnPlayground() || !env.Writes {
-			t.Errorf("no kubeconfig given, yet not on a writable playground")
+			t.Errorf("KUBECONFIG exported, no --kubeconfig: not on a writable playground")
 		}
 		return errors.New("the script failed on purpose")
 	})
 	if code != 1 || !strings.Contains(stderr, "error: the script failed on purpose") {
 		t.Errorf("exit code %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(stdout, "Cluster: the embedded playground") || !strings.Contains(stdout, "KUBECONFIG is set, and ignored") {
+		t.Errorf("the banner does not say the playground is used and KUBECONFIG ignored:\n%s", stdout)
 	}
 }

@@ -26,26 +26,24 @@ func loadKubeconfig(path string) (*rest.Config, string, error) {
 	return cfg, fmt.Sprintf("context %q at %s (from %s)", raw.CurrentContext, cfg.Host, path), nil
 }
 
-// reachable fails fast, with one sentence, when the cluster cannot be reached,
-// instead of letting the first LIST retry for minutes.
-func reachable(ctx context.Context, client kubernetes.Interface, host string) error {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+// reachTimeout is how long reachable waits for the cluster's answer.
+const reachTimeout = 10 * time.Second
+
+// reachable fails fast, with one sentence, when the cluster cannot be reached
+// within timeout, instead of letting the first LIST retry for minutes. The
+// request carries the deadline, so when it passes the request is abandoned
+// too: nothing is left waiting on the cluster.
+func reachable(ctx context.Context, client kubernetes.Interface, host string, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		_, err := client.Discovery().ServerVersion()
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			return fmt.Errorf("cannot reach the cluster at %s: %w", host, err)
-		}
+	err := client.Discovery().RESTClient().Get().AbsPath("/version").Do(ctx).Error()
+	switch {
+	case err == nil:
 		return nil
-	case <-ctx.Done():
-		if ctx.Err() == context.DeadlineExceeded {
-			return fmt.Errorf("cannot reach the cluster at %s: no answer within 10s", host)
-		}
+	case ctx.Err() == context.DeadlineExceeded:
+		return fmt.Errorf("cannot reach the cluster at %s: no answer within %s", host, timeout)
+	case ctx.Err() != nil:
 		return ctx.Err()
 	}
+	return fmt.Errorf("cannot reach the cluster at %s: %w", host, err)
 }

@@ -28,6 +28,20 @@ func TestCheckCitationCatchesMistakes(t *testing.T) {
 		{"cache.NewReflectorWithOption", false},
 		{"cache.Reflector.ListAndWatchWithCtx", false},
 		{"pager.ListPager.Paginate", false},
+		// The apimachinery and k8s.io/utils packages informers build on.
+		{"wait.Backoff.DelayWithReset", true},
+		{"wait.UntilWithContext", true},
+		{"wait.UntilWithCtx", false},
+		{"utilruntime.HandleCrash", true},
+		{"utilruntime.ReallyCrash", true},
+		{"utilruntime.HandleCrashes", false},
+		{"buffer.RingGrowing", true},
+		{"buffer.TypedRingGrowing.WriteOne", true},
+		{"buffer.RingShrinking", false},
+		{"meta.ExtractListWithAlloc", true},
+		{"sets.List", true},
+		{"labels.Everything()", true},
+		{"labels.Nothing2()", false},
 		{"make run-stage 1", true},    // not a citation
 		{"listwatch.ListWatch", true}, // ours, not client-go's
 	} {

@@ -15,38 +15,83 @@ import (
 // clientGoVersion is the version every chapter teaches.
 const clientGoVersion = "v0.37.2"
 
+// citedPackage is where a package that chapters cite lives: a module and a
+// directory inside it.
+type citedPackage struct{ module, dir string }
+
+const clientGoModule = "k8s.io/client-go"
+
 // packageDirs maps the package names chapters use in citations to their
-// directories in the client-go module.
-var packageDirs = map[string]string{
-	"cache":      "tools/cache",
-	"pager":      "tools/pager",
-	"synctrack":  "tools/cache/synctrack",
-	"workqueue":  "util/workqueue",
-	"watchlist":  "util/watchlist",
-	"informers":  "informers",
-	"listers":    "listers",
-	"rest":       "rest",
-	"clientcmd":  "tools/clientcmd",
-	"kubernetes": "kubernetes",
-	"dynamic":    "dynamic",
+// directories: client-go's own, and the apimachinery and k8s.io/utils
+// packages client-go's informers are built on (wait, utilruntime, buffer...).
+var packageDirs = map[string]citedPackage{
+	"cache":       {clientGoModule, "tools/cache"},
+	"pager":       {clientGoModule, "tools/pager"},
+	"synctrack":   {clientGoModule, "tools/cache/synctrack"},
+	"workqueue":   {clientGoModule, "util/workqueue"},
+	"watchlist":   {clientGoModule, "util/watchlist"},
+	"informers":   {clientGoModule, "informers"},
+	"listers":     {clientGoModule, "listers"},
+	"rest":        {clientGoModule, "rest"},
+	"clientcmd":   {clientGoModule, "tools/clientcmd"},
+	"kubernetes":  {clientGoModule, "kubernetes"},
+	"dynamic":     {clientGoModule, "dynamic"},
+	"wait":        {"k8s.io/apimachinery", "pkg/util/wait"},
+	"utilruntime": {"k8s.io/apimachinery", "pkg/util/runtime"},
+	"meta":        {"k8s.io/apimachinery", "pkg/api/meta"},
+	"sets":        {"k8s.io/apimachinery", "pkg/util/sets"},
+	"labels":      {"k8s.io/apimachinery", "pkg/labels"},
+	"buffer":      {"k8s.io/utils", "buffer"},
 }
 
 // clientGoDir finds client-go in the module cache through the go command, and
 // checks it is the version the docs teach.
 var clientGoDir = sync.OnceValues(func() (string, error) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Version}} {{.Dir}}", "k8s.io/client-go").Output()
+	version, dir, err := findModule(clientGoModule)
 	if err != nil {
-		return "", fmt.Errorf("go list -m k8s.io/client-go: %v", err)
+		return "", err
 	}
-	version, dir, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
 	if version != clientGoVersion {
 		return "", fmt.Errorf("the module uses client-go %s; the docs teach %s", version, clientGoVersion)
 	}
-	if dir == "" {
-		return "", fmt.Errorf("client-go %s is not in the module cache: run go mod download", version)
-	}
 	return dir, nil
 })
+
+var (
+	moduleMu   sync.Mutex
+	moduleDirs = map[string]string{}
+)
+
+// moduleDir finds a module the root go.mod requires in the module cache; the
+// version is whatever go.mod says (for client-go, checked by clientGoDir).
+func moduleDir(module string) (string, error) {
+	if module == clientGoModule {
+		return clientGoDir()
+	}
+	moduleMu.Lock()
+	defer moduleMu.Unlock()
+	if dir, ok := moduleDirs[module]; ok {
+		return dir, nil
+	}
+	_, dir, err := findModule(module)
+	if err != nil {
+		return "", err
+	}
+	moduleDirs[module] = dir
+	return dir, nil
+}
+
+func findModule(module string) (version, dir string, err error) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Version}} {{.Dir}}", module).Output()
+	if err != nil {
+		return "", "", fmt.Errorf("go list -m %s: %v", module, err)
+	}
+	version, dir, _ = strings.Cut(strings.TrimSpace(string(out)), " ")
+	if dir == "" {
+		return "", "", fmt.Errorf("%s %s is not in the module cache: run go mod download", module, version)
+	}
+	return version, dir, nil
+}
 
 // declarations lists what a client-go package declares: top-level names and
 // Type.Member for methods, struct fields and interface methods.

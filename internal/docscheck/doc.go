@@ -11,5 +11,8 @@
 //     `cache.NewReflectorWithOptions`, `pager.ListPager.List` or
 //     `cache.processorListener.pop`) is declared there: a function, type,
 //     variable, constant, method or field (cite a method on the type or
-//     interface that declares it, not on one that embeds it).
+//     interface that declares it, not on one that embeds it). The same holds
+//     for the apimachinery and k8s.io/utils packages informers are built on,
+//     cited as `wait.UntilWithContext`, `utilruntime.HandleCrash`,
+//     `buffer.RingGrowing`, `meta.`, `sets.` or `labels.` (see packageDirs).
 package docscheck

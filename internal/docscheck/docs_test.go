@@ -154,11 +154,15 @@ func checkCitation(clientGo, text string) error {
 	if m == nil {
 		return nil
 	}
-	pkgDir, ok := packageDirs[m[1]]
+	pkg, ok := packageDirs[m[1]]
 	if !ok || (m[2] == "go" && m[3] == "") {
 		return nil // not a package we cite, or a file name such as `pager.go`
 	}
-	decls, err := packageDeclarations(filepath.Join(clientGo, pkgDir))
+	modDir, err := moduleDir(pkg.module)
+	if err != nil {
+		return err
+	}
+	decls, err := packageDeclarations(filepath.Join(modDir, pkg.dir))
 	if err != nil {
 		return err
 	}
@@ -167,7 +171,10 @@ func checkCitation(clientGo, text string) error {
 		name += "." + m[3]
 	}
 	if !decls[name] {
-		return fmt.Errorf("`%s`: client-go %s declares no %s in %s", text, clientGoVersion, name, pkgDir)
+		if pkg.module == clientGoModule {
+			return fmt.Errorf("`%s`: client-go %s declares no %s in %s", text, clientGoVersion, name, pkg.dir)
+		}
+		return fmt.Errorf("`%s`: %s declares no %s in %s", text, pkg.module, name, pkg.dir)
 	}
 	return nil
 }

@@ -1,23 +1,32 @@
 package docscheck
 
 import (
+	"context"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // exercise is one "break it" step of the workshop guide: a diff against a
 // file, and the test that must then fail.
 var exercise = regexp.MustCompile("(?s)(?:In|在) `([\\w./-]+\\.go)`[^`]*?\n```diff\n(.*?)```\n+```sh\ngo test (\\./[\\w./-]+) -run (\\w+)\n```")
 
-// TestWorkshopExercisesStillApply keeps the workshop guide in step with the
-// code: every diff it tells participants to make must still match the file
-// (its context and removed lines, in order), and the test it tells them to
-// run must still exist. Whether that test then fails was checked by hand
-// when the exercise was written; this catches the exercise going stale.
-func TestWorkshopExercisesStillApply(t *testing.T) {
+// workshopExercise is what one match of exercise says.
+type workshopExercise struct {
+	file, diff, pkg, test string
+}
+
+// workshopExercises reads the exercises of both languages' guides, each
+// distinct one once, in the order the English guide has them.
+func workshopExercises(t *testing.T) []workshopExercise {
+	t.Helper()
+	var all []workshopExercise
+	seen := map[workshopExercise]bool{}
 	for _, lang := range []string{"en", "zh"} {
 		b, err := os.ReadFile(filepath.Join(root, "docs", lang, "workshop.md"))
 		if err != nil {
@@ -28,31 +37,118 @@ func TestWorkshopExercisesStillApply(t *testing.T) {
 			t.Errorf("docs/%s/workshop.md: found %d break-it exercises, want 5 (did the format change?)", lang, len(found))
 		}
 		for _, m := range found {
-			file, diff, pkg, test := m[1], m[2], m[3], m[4]
-			src, err := os.ReadFile(filepath.Join(root, file))
-			if err != nil {
-				t.Errorf("docs/%s/workshop.md: %v", lang, err)
-				continue
+			ex := workshopExercise{file: m[1], diff: m[2], pkg: m[3], test: m[4]}
+			if !seen[ex] {
+				seen[ex] = true
+				all = append(all, ex)
 			}
-			if before := diffSide(diff, '-'); !strings.Contains(string(src), before) {
-				t.Errorf("docs/%s/workshop.md: the diff for %s no longer applies; %s lacks:\n%s", lang, file, file, before)
-			}
-			if !packageDeclaresTest(t, filepath.Join(root, pkg), test) {
-				t.Errorf("docs/%s/workshop.md: %s has no %s", lang, pkg, test)
-			}
+		}
+	}
+	return all
+}
+
+// TestWorkshopExercisesStillApply keeps the workshop guide in step with the
+// code: every diff it tells participants to make must still match the file
+// (its context and removed lines, in order), and the test it tells them to
+// run must still exist.
+func TestWorkshopExercisesStillApply(t *testing.T) {
+	for _, ex := range workshopExercises(t) {
+		src, err := os.ReadFile(filepath.Join(root, ex.file))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if before := diffSide(ex.diff, '-'); strings.Count(string(src), before) != 1 {
+			t.Errorf("the workshop's diff for %s no longer applies (once); %s lacks:\n%s", ex.file, ex.file, before)
+		}
+		if !packageDeclaresTest(t, filepath.Join(root, ex.pkg), ex.test) {
+			t.Errorf("the workshop sends readers to %s in %s, which has no such test", ex.test, ex.pkg)
 		}
 	}
 }
 
-// diffSide returns the lines of a unified diff body as they are before the
-// change: context lines and the lines marked with removed ('-').
-func diffSide(diff string, removed byte) string {
+// TestWorkshopExercisesBreakTheirTest makes each exercise in a copy of the
+// repository and runs the test it names, which must fail: an exercise
+// whose break the test no longer sees would leave a room of participants
+// staring at "ok". It builds each broken package once (about 15s each on two
+// cores, warm).
+func TestWorkshopExercisesBreakTheirTest(t *testing.T) {
+	for _, ex := range workshopExercises(t) {
+		t.Run(ex.test, func(t *testing.T) {
+			dir := copyRepository(t)
+			path := filepath.Join(dir, ex.file)
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before, after := diffSide(ex.diff, '-'), diffSide(ex.diff, '+')
+			if strings.Count(string(src), before) != 1 {
+				t.Fatalf("the diff for %s does not apply once (TestWorkshopExercisesStillApply says more)", ex.file)
+			}
+			if err := os.WriteFile(path, []byte(strings.Replace(string(src), before, after, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-vet=off", ex.pkg, "-run", "^"+ex.test+"$")
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			switch {
+			case err == nil:
+				t.Errorf("after the workshop's change to %s, go test %s -run %s still passes:\n%s", ex.file, ex.pkg, ex.test, out)
+			case !strings.Contains(string(out), "--- FAIL: "+ex.test):
+				t.Errorf("after the workshop's change to %s, go test %s -run %s failed without %s failing (a build error?):\n%s", ex.file, ex.pkg, ex.test, ex.test, out)
+			}
+		})
+	}
+}
+
+// copyRepository copies the repository's files (not .git, nor built
+// binaries) into a temporary directory, so an exercise can be made there.
+func copyRepository(t *testing.T) string {
+	t.Helper()
+	dst := t.TempDir()
+	src, err := filepath.Abs(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == ".bin") {
+			return filepath.SkipDir
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil // the .git file of a worktree, sockets, links
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// diffSide returns the lines of a unified diff body as they are on one side:
+// context lines and the lines marked with marker ('-' for before the
+// change, '+' for after).
+func diffSide(diff string, marker byte) string {
 	var lines []string
 	for _, l := range strings.Split(strings.TrimRight(diff, "\n"), "\n") {
 		if l == "" {
 			continue
 		}
-		if l[0] == ' ' || l[0] == removed {
+		if l[0] == ' ' || l[0] == marker {
 			lines = append(lines, l[1:])
 		}
 	}

@@ -83,7 +83,10 @@ func ModuleDir() (string, error) {
 }
 
 // cacheDir is where the binaries for this exact playground/go.mod, go.sum and
-// Go toolchain live, so a change to any of them builds afresh.
+// Go toolchain live, so a change to any of them builds afresh. The toolchain
+// is the one build runs: the go on PATH, asked in the module's directory
+// (where GOTOOLCHAIN may pick another), not the one that compiled this
+// program.
 func cacheDir(moduleDir string) (string, error) {
 	h := sha256.New()
 	for _, f := range []string{"go.mod", "go.sum"} {
@@ -93,7 +96,11 @@ func cacheDir(moduleDir string) (string, error) {
 		}
 		h.Write(b)
 	}
-	io.WriteString(h, runtime.Version()+ldflags())
+	goVersion, err := buildGoVersion(moduleDir)
+	if err != nil {
+		return "", err
+	}
+	io.WriteString(h, goVersion+ldflags())
 	base := os.Getenv("PLAYGROUND_CACHE")
 	if base == "" {
 		userCache, err := os.UserCacheDir()
@@ -103,6 +110,18 @@ func cacheDir(moduleDir string) (string, error) {
 		base = filepath.Join(userCache, "informer-from-scratch", "playground")
 	}
 	return filepath.Join(base, hex.EncodeToString(h.Sum(nil))[:16]), nil
+}
+
+// buildGoVersion is the version of the go command build runs in moduleDir.
+func buildGoVersion(moduleDir string) (string, error) {
+	cmd := exec.Command("go", "env", "GOVERSION")
+	cmd.Dir = moduleDir
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("asking the go command for its version (go env GOVERSION): %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
 }
 
 // EnsureBinaries returns the apiserver and etcd, building them first if this

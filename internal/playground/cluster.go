@@ -8,12 +8,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"k8s.io/client-go/rest"
@@ -45,6 +44,8 @@ type Cluster struct {
 	// EtcdURL is etcd's client URL (plain http on loopback).
 	EtcdURL string
 
+	// owner holds the directory's lock (see lockOwnership) until Stop.
+	owner    *os.File
 	token    string
 	caPEM    []byte
 	etcd     *process
@@ -79,7 +80,7 @@ func Start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 			c.Stop()
 		}
 	}()
-	if err := os.WriteFile(filepath.Join(dir, "owner.pid"), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+	if c.owner, err = lockOwnership(dir); err != nil {
 		return nil, err
 	}
 	creds, err := writeCredentials(dir)
@@ -203,15 +204,44 @@ func apiserverArgs(dir string, creds *credentials, etcdURL string, port int, opt
 	return args
 }
 
-// waitFor polls url until it answers 200, the child dies, ctx ends, or a
-// minute passes.
-func (c *Cluster) waitFor(ctx context.Context, p *process, url string, auth bool) error {
+// waitFor polls url until our child answers it with 200, the child dies,
+// ctx ends, or a minute passes. The child is checked first, and an answer
+// counts only while the child itself listens on the url's port: a port taken
+// by another server (another etcd answers /health just as well) is not
+// adopted, it is errPortTaken, and Start tries other ports.
+func (c *Cluster) waitFor(ctx context.Context, p *process, rawURL string, auth bool) error {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return err
+	}
+	port, err := strconv.Atoi(u.Port())
+	if err != nil {
+		return fmt.Errorf("no port in %s: %w", rawURL, err)
+	}
 	client := c.httpClient()
 	deadline := time.Now().Add(time.Minute)
+	var foreignSince time.Time
 	for {
-		err := c.get(ctx, client, url, auth)
+		select {
+		case <-p.exited:
+			return p.diedError()
+		default:
+		}
+		err := c.get(ctx, client, rawURL, auth)
 		if err == nil {
-			return nil
+			ours, lerr := listensOn(p.cmd.Process.Pid, port)
+			if ours {
+				return nil
+			}
+			err = fmt.Errorf("%w: %s answered, but %s (pid %d) does not listen on port %d (%v)", errPortTaken, rawURL, p.name, p.cmd.Process.Pid, port, lerr)
+			// Our child may still be starting (it then fails to bind and
+			// exits), or hang: five seconds of someone else's answers is
+			// enough either way.
+			if foreignSince.IsZero() {
+				foreignSince = time.Now()
+			} else if time.Since(foreignSince) > 5*time.Second {
+				return err
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -289,34 +319,12 @@ func (c *Cluster) Stop() error {
 			errs = append(errs, c.etcd.stop(10*time.Second))
 		}
 		errs = append(errs, os.RemoveAll(c.Dir))
+		if c.owner != nil {
+			c.owner.Close()
+		}
 		c.stopErr = errors.Join(errs...)
 	})
 	return c.stopErr
-}
-
-// sweepStaleDirs removes playground directories whose owner process is gone:
-// what a previous run killed with SIGKILL could not clean up itself. Its
-// children died with it (Pdeathsig); only the directory was left.
-func sweepStaleDirs() {
-	entries, _ := os.ReadDir(os.TempDir())
-	for _, e := range entries {
-		if !e.IsDir() || !strings.HasPrefix(e.Name(), dirPrefix) {
-			continue
-		}
-		dir := filepath.Join(os.TempDir(), e.Name())
-		b, err := os.ReadFile(filepath.Join(dir, "owner.pid"))
-		if err != nil {
-			continue
-		}
-		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-		if err != nil || pid <= 0 {
-			continue
-		}
-		if err := syscall.Kill(pid, 0); err == nil || errors.Is(err, syscall.EPERM) {
-			continue // still running
-		}
-		os.RemoveAll(dir)
-	}
 }
 
 // PIDs returns the process ids of etcd and the apiserver, for tests that

@@ -13,5 +13,8 @@
 //
 // The child processes run in their own process group, so a Ctrl-C in the
 // terminal reaches only our process, which stops them in order; and they carry
-// a parent-death signal, so they die with us even if we are killed with -9.
+// a parent-death signal, so they die with us even if we are killed with -9
+// (Linux ties it to the thread that started them, which in a Go program lives
+// as long as the process; see startProcess). A directory left by a killed
+// run is removed by the next Start: its owner's lock is gone (owner.go).
 package playground

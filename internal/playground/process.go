@@ -32,7 +32,12 @@ func startProcess(name, logPath, bin string, args ...string) (*process, error) {
 		// Own process group: Ctrl-C reaches only us, and we stop the children
 		// in the right order.
 		Setpgid: true,
-		// Die with us even if we are killed with SIGKILL: no orphans.
+		// SIGKILL the child when its parent dies, so a playground killed
+		// with -9 leaves no orphans. Linux sends it when the *thread* that
+		// started the child exits, not the process (golang/go#27505). Go
+		// keeps its threads for the life of the process unless a goroutine
+		// locked to one exits, which nothing here does, so in practice the
+		// children die with us; Stop remains the orderly way.
 		Pdeathsig: syscall.SIGKILL,
 	}
 	if err := cmd.Start(); err != nil {

@@ -3,6 +3,7 @@ package playground
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -11,17 +12,27 @@ import (
 
 // TestStartTriesAgainWhenAPortIsTaken hands the first attempt an etcd client
 // port that is already in use, as when another process takes it between
-// freePorts and etcd's bind: Start must start again on other ports.
+// freePorts and etcd's bind: Start must start again on other ports. The
+// squatter either refuses (503) or answers /health like a healthy etcd (200):
+// that second one must not be taken for ours.
 func TestStartTriesAgainWhenAPortIsTaken(t *testing.T) {
+	for _, status := range []int{http.StatusServiceUnavailable, http.StatusOK} {
+		t.Run(http.StatusText(status), func(t *testing.T) {
+			startWithASquatter(t, status)
+		})
+	}
+}
+
+func startWithASquatter(t *testing.T, status int) {
 	taken, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer taken.Close()
-	// Whoever holds the port answers, so that polling etcd's health there
-	// gets a quick "no" instead of waiting for a timeout.
+	// Whoever holds the port answers at once, so that polling etcd's
+	// health there does not wait for a timeout.
 	go http.Serve(taken, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.WriteHeader(http.StatusServiceUnavailable)
+		w.WriteHeader(status)
 	}))
 	calls := 0
 	pickPorts = func(n int) ([]int, error) {
@@ -45,5 +56,8 @@ func TestStartTriesAgainWhenAPortIsTaken(t *testing.T) {
 	}
 	if !strings.Contains(progress.String(), "starting again on other ports") {
 		t.Errorf("Start did not say why it started again:\n%s", progress.String())
+	}
+	if strings.HasSuffix(c.EtcdURL, fmt.Sprintf(":%d", taken.Addr().(*net.TCPAddr).Port)) {
+		t.Errorf("the playground uses the squatter at %s as its etcd", c.EtcdURL)
 	}
 }

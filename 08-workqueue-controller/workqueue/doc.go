@@ -1,0 +1,63 @@
+// Package workqueue is stage 08, part one: the queue between a controller's
+// event handlers and its workers.
+//
+// Handlers put keys (namespace/name) on the queue; workers take them off,
+// read the current object from a lister and reconcile. The queue makes that
+// safe and cheap: a key added many times before a worker gets to it is
+// processed once (the dirty set); a key added while a worker holds it is
+// never handed to a second worker, but processed again afterwards (the
+// processing set); a failed key is retried after a delay that grows with
+// each failure (the delaying queue and its rate limiters); and shutdown can
+// wait for the work in progress (ShutDownWithDrain).
+//
+// It mirrors k8s.io/client-go v0.37.2 util/workqueue: queue.go (Typed,
+// TypedInterface, Queue, DefaultQueue), delaying_queue.go (the waiting loop
+// and its heap), default_rate_limiters.go, rate_limiting_queue.go and
+// metrics.go, with client-go's exported names, including the deprecated
+// untyped ones (untyped.go), so code written against client-go reads the same
+// here.
+//
+// Deliberate differences (see docs/en/08-workqueue-controller.md,
+// "Differences from client-go"):
+//   - Done of an item that is not being processed does nothing. client-go's
+//     pushes it again if it is waiting, so it sits in the queue twice and two
+//     workers can hold it at once (TestDoneOfAnItemNotBeingProcessed).
+//   - The last Done during a drain wakes every ShutDownWithDrain; client-go's
+//     wakes one, and a second concurrent ShutDownWithDrain waits until
+//     something else wakes it (TestConcurrentShutDownWithDrainsAllReturn).
+//   - The delaying queue's ShutDownWithDrain stops its waiting loop, and its
+//     ShutDown returns once the loop has returned. client-go's delaying queue
+//     has no ShutDownWithDrain of its own, so its loop runs on until its next
+//     wake-up (up to the 10s heartbeat); and its ShutDown runs once, so a
+//     ShutDown meant to end a drain that began after an earlier ShutDown does
+//     not reach the queue inside (TestShutDownWithDrainStopsTheWaitingLoop,
+//     TestShutDownEndsADrainAfterAnEarlierShutDown).
+//   - An item that cannot be a map key (an interface holding a slice, map or
+//     func, such as a corev1.Pod value on an untyped queue) is refused with
+//     an error through utilruntime.HandleError. client-go's Add panics; its
+//     AddAfter panics in the waiting loop's goroutine, which crashes the
+//     process (TestUnhashableItemsAreRefused). A per-item rate limiter used
+//     on its own still panics on such an item, as client-go's does.
+//   - A nil rate limiter, or a nil one inside NewTypedMaxOfRateLimiter or
+//     NewTypedWithMaxWaitRateLimiter, never makes an item wait; the zero
+//     values of the limiter types work (wait 0). client-go panics on each
+//     (TestNilAndZeroRateLimiters, TestRateLimitingQueueWithoutALimiter).
+//   - The exponential limiter answers maxDelay where base·2^n is exactly 2^63
+//     nanoseconds, and 0 for a zero base past 2^1023; client-go converts an
+//     out-of-range float64 there, which on amd64 gives the most negative
+//     Duration, "retry now" (FuzzItemExponentialFailureRateLimiter).
+//   - The default FIFO reuses its array instead of re-slicing it, so a queue
+//     that fills and empties does not allocate per item (BenchmarkQueue). The
+//     unfinished-work ticker is created before the constructor returns
+//     rather than in its goroutine, so a fake clock can be stepped at once.
+//
+// Kept as client-go has it, though it may surprise: ShutDownWithDrain waits
+// only for items in processing, not for items still waiting in the queue
+// (workers get those until Get reports shutdown); items waiting in the
+// delaying queue's heap at shutdown are dropped; the token bucket reads the
+// real time whatever clock the queue has; and the metrics' depth counts
+// items added while processing before they are back in the queue.
+//
+// Left out: ParallelizeUntil (util/workqueue/parallelizer.go), which is not a
+// queue. The controller that uses this queue is stage 08, part two.
+package workqueue

@@ -1,0 +1,37 @@
+//go:build conformance
+
+// Adapter for client-go's processor tests (tools/cache
+// processor_listener_test.go, event_handler_name_test.go and
+// synctrack/synctrack_test.go), run in package processor by
+// internal/conformance. Compiled only there: the build tag keeps every
+// ordinary build away from it.
+
+package processor
+
+import (
+	"time"
+
+	"k8s.io/klog/v2"
+)
+
+// client-go's unexported names for what stage 05 exports (stage 06's
+// informer lives in another package).
+type (
+	processorListener = ProcessorListener
+	addNotification   = AddNotification
+)
+
+// newProcessListener is client-go's constructor. Ours takes no logger (we do
+// not log) and returns an error for a nil handler or checker where client-go
+// builds a listener that fails later; the tests pass neither, so an error
+// here is a broken fixture.
+func newProcessListener(_ klog.Logger, handler ResourceEventHandler, requestedResyncPeriod, resyncPeriod time.Duration, now time.Time, bufferSize int, hasSynced DoneChecker) *processorListener {
+	p, err := NewProcessListener(handler, requestedResyncPeriod, resyncPeriod, now, bufferSize, hasSynced)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// add is client-go's name for Add.
+func (p *ProcessorListener) add(notification Notification) { p.Add(notification) }

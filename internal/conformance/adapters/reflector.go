@@ -1,0 +1,104 @@
+//go:build conformance
+
+// Adapter for client-go's reflector tests (tools/cache reflector_test.go,
+// reflector_watchlist_test.go, retry_with_deadline_test.go), run in package
+// reflector by internal/conformance. Compiled only there: the build tag keeps
+// every ordinary build away from it.
+//
+// In client-go the reflector, the ListWatch, the stores and the key functions
+// share one package; here they are stages 01-04, so most of this file points
+// client-go's names at the stage that has them.
+
+package reflector
+
+import (
+	"context"
+	"reflect"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/utils/clock"
+
+	listwatch "informer-from-scratch/01-listwatch"
+	deltafifo "informer-from-scratch/03-deltafifo"
+	indexer "informer-from-scratch/04-indexer"
+)
+
+// Stage 01's interface; stage 04's store; stage 03's key function.
+type (
+	ListerWatcher = listwatch.ListerWatcher
+	Store         = indexer.Store
+)
+
+var (
+	NewStore             = indexer.NewStore
+	MetaNamespaceKeyFunc = deltafifo.MetaNamespaceKeyFunc
+)
+
+// ListWatch is client-go's ListWatch with its deprecated context-less
+// fields, which stage 01's leaves out (01-listwatch/doc.go). It hands each
+// call to a stage 01 ListWatch, calling ListFunc or WatchFunc when the context
+// form is not set, as client-go's does.
+type ListWatch struct {
+	ListFunc             func(options metav1.ListOptions) (runtime.Object, error)
+	WatchFunc            func(options metav1.ListOptions) (watch.Interface, error)
+	ListWithContextFunc  listwatch.ListWithContextFunc
+	WatchFuncWithContext listwatch.WatchFuncWithContext
+}
+
+func (lw *ListWatch) ours() *listwatch.ListWatch {
+	ours := &listwatch.ListWatch{ListWithContextFunc: lw.ListWithContextFunc, WatchFuncWithContext: lw.WatchFuncWithContext}
+	if ours.ListWithContextFunc == nil && lw.ListFunc != nil {
+		ours.ListWithContextFunc = func(_ context.Context, options metav1.ListOptions) (runtime.Object, error) {
+			return lw.ListFunc(options)
+		}
+	}
+	if ours.WatchFuncWithContext == nil && lw.WatchFunc != nil {
+		ours.WatchFuncWithContext = func(_ context.Context, options metav1.ListOptions) (watch.Interface, error) {
+			return lw.WatchFunc(options)
+		}
+	}
+	return ours
+}
+
+func (lw *ListWatch) List(options metav1.ListOptions) (runtime.Object, error) {
+	return lw.ours().List(options)
+}
+
+func (lw *ListWatch) Watch(options metav1.ListOptions) (watch.Interface, error) {
+	return lw.ours().Watch(options)
+}
+
+func (lw *ListWatch) ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
+	return lw.ours().ListWithContext(ctx, options)
+}
+
+func (lw *ListWatch) WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+	return lw.ours().WatchWithContext(ctx, options)
+}
+
+// handleWatch and handleListWatch are client-go's free functions; ours are
+// methods reading the same values from the reflector, so each call builds a
+// reflector holding exactly the values the test passed.
+func handleWatch(ctx context.Context, start time.Time, w watch.Interface, store ReflectorStore,
+	expectedType reflect.Type, expectedGVK *schema.GroupVersionKind, name, expectedTypeName string,
+	setLastSyncResourceVersion func(string, bool), clock clock.Clock, errCh chan error) error {
+	r := &Reflector{name: name, typeDescription: expectedTypeName, expectedType: expectedType, expectedGVK: expectedGVK, store: store, clock: clock}
+	return r.handleWatch(ctx, start, w, setLastSyncResourceVersion, errCh)
+}
+
+func handleListWatch(ctx context.Context, start time.Time, w watch.Interface, store ReflectorStore,
+	expectedType reflect.Type, expectedGVK *schema.GroupVersionKind, name, expectedTypeName string,
+	setLastSyncResourceVersion func(string, bool), clock clock.Clock, errCh chan error) (bool, error) {
+	r := &Reflector{name: name, typeDescription: expectedTypeName, expectedType: expectedType, expectedGVK: expectedGVK, store: store, clock: clock}
+	return r.handleAnyWatch(ctx, start, w, store, setLastSyncResourceVersion, true, errCh)
+}
+
+// client-go's names for our type-checking helpers (typecheck.go).
+var (
+	getTypeDescriptionFromObject = typeDescriptionOf
+	getExpectedGVKFromObject     = expectedGVKOf
+)

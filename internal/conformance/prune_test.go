@@ -1,0 +1,262 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// A client-go test file in miniature: one test that runs, one excluded, and
+// helpers of each.
+const sample = `package cache
+
+import (
+	"fmt"
+	"strings"
+)
+
+// helperA is used by the test that runs.
+func helperA() string { return strings.ToUpper("a") }
+
+func TestRuns(t *testing.T) { _ = helperA(); _ = shared }
+
+var shared = 1
+
+// helperB is used only by the excluded test.
+func helperB() string { return fmt.Sprint(onlyB{}) }
+
+type onlyB struct{}
+
+func (onlyB) String() string { return "b" }
+
+var _ fmt.Stringer = onlyB{}
+
+func TestExcluded(t *testing.T) { _ = helperB(); _ = shared }
+
+func (f *DeltaFIFO) list() []interface{} { return nil }
+
+func TestUsesOurType(t *testing.T) { var f *DeltaFIFO; _ = f.list() }
+`
+
+func prepareSample(t *testing.T, src string, excluded ...string) (*prepared, string) {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parseFile(fset, "tools/cache/sample_test.go", []byte(src), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := func(_, name string) bool {
+		for _, x := range excluded {
+			if x == name {
+				return false
+			}
+		}
+		return true
+	}
+	names := map[string]string{"fmt": "fmt", "strings": "strings", "testing": "testing"}
+	p, err := prepare(fset, []*cgFile{f}, target{pkg: "deltafifo", importPath: "informer-from-scratch/03-deltafifo"}, runs, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, string(p.files["tools/cache/sample_test.go"])
+}
+
+func TestPrepareRemovesExcludedTestsAndWhatOnlyTheyReach(t *testing.T) {
+	p, out := prepareSample(t, sample, "TestExcluded")
+	for _, gone := range []string{"TestExcluded", "helperB", "onlyB", `"fmt"`, "var _ fmt.Stringer"} {
+		if strings.Contains(out, gone) {
+			t.Errorf("%s is still in the rewritten file:\n%s", gone, out)
+		}
+	}
+	for _, kept := range []string{"package deltafifo", "TestRuns", "helperA", "var shared", `"strings"`,
+		"func (f *DeltaFIFO) list()", "TestUsesOurType"} {
+		if !strings.Contains(out, kept) {
+			t.Errorf("%s is missing from the rewritten file:\n%s", kept, out)
+		}
+	}
+	want := []string{"helperB", "onlyB", "onlyB.String", "_", "TestExcluded"} // in file order
+	if diff := cmp.Diff(want, p.dropped["tools/cache/sample_test.go"]); diff != "" {
+		t.Errorf("dropped (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"TestExcluded", "TestRuns", "TestUsesOurType"}, p.tests["tools/cache/sample_test.go"]); diff != "" {
+		t.Errorf("tests (-want +got):\n%s", diff)
+	}
+	if _, err := parser.ParseFile(token.NewFileSet(), "", out, 0); err != nil {
+		t.Errorf("the rewritten file does not parse: %v\n%s", err, out)
+	}
+}
+
+// Every line that stays keeps its number, so a failure's file:line is
+// client-go's; removed lines become blank.
+func TestPrepareKeepsLineNumbers(t *testing.T) {
+	_, out := prepareSample(t, sample, "TestExcluded")
+	in, got := strings.Split(sample, "\n"), strings.Split(out, "\n")
+	if len(in) != len(got) {
+		t.Fatalf("%d lines in, %d out", len(in), len(got))
+	}
+	for i := range in {
+		switch {
+		case i == 0:
+			if got[i] != "package deltafifo" {
+				t.Errorf("line 1 = %q", got[i])
+			}
+		case strings.TrimSpace(got[i]) != "" && got[i] != in[i]:
+			t.Errorf("line %d changed: %q → %q", i+1, in[i], got[i])
+		}
+	}
+}
+
+func TestPrepareKeepsEverythingWhenNothingIsExcluded(t *testing.T) {
+	p, out := prepareSample(t, sample)
+	if len(p.dropped["tools/cache/sample_test.go"]) != 0 {
+		t.Errorf("dropped %v", p.dropped["tools/cache/sample_test.go"])
+	}
+	if want := strings.Replace(sample, "package cache", "package deltafifo", 1); out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+// An external test package (package workqueue_test) is renamed after ours
+// and imports our package where it imported client-go's, under the name it
+// used.
+func TestPrepareExternalTestPackage(t *testing.T) {
+	src := "package workqueue_test\n\nimport (\n\t\"testing\"\n\n\t\"k8s.io/client-go/util/workqueue\"\n)\n\nfunc TestQueue(t *testing.T) { workqueue.New() }\n"
+	fset := token.NewFileSet()
+	f, err := parseFile(fset, "util/workqueue/queue_test.go", []byte(src), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{"testing": "testing", "k8s.io/client-go/util/workqueue": "workqueue"}
+	p, err := prepare(fset, []*cgFile{f}, target{pkg: "workqueue", importPath: "informer-from-scratch/08-workqueue-controller/workqueue"},
+		func(string, string) bool { return true }, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "package workqueue_test\n\nimport (\n\t\"testing\"\n\n\tworkqueue \"informer-from-scratch/08-workqueue-controller/workqueue\"\n)\n\nfunc TestQueue(t *testing.T) { workqueue.New() }\n"
+	if diff := cmp.Diff(want, string(p.files["util/workqueue/queue_test.go"])); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestTestKind(t *testing.T) {
+	for name, want := range map[string]string{
+		"TestFoo": "Test", "Test_foo": "Test", "Test": "Test", "Testify": "", "TestMain": "",
+		"BenchmarkX": "Benchmark", "Benchmarks": "", "ExampleQueue": "Example", "FuzzX": "Fuzz", "helper": "",
+	} {
+		if got := testKind(name); got != want {
+			t.Errorf("testKind(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+func writeExclusions(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "exclusions.txt")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestReadExclusions(t *testing.T) {
+	ex, err := readExclusions(writeExclusions(t, `# a comment
+file tools/cache/a_test.go
+exclude TestA TestB
+because one reason,
+    continued
+subtest TestC the case name
+because another
+file tools/cache/b_test.go
+exclude *
+because not ported
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := ex.excluded("tools/cache/a_test.go", "TestB"); x == nil || x.reason != "one reason, continued" {
+		t.Errorf("TestB: %+v", x)
+	}
+	if x := ex.excluded("tools/cache/a_test.go", "TestC"); x != nil {
+		t.Errorf("TestC is only excluded in part, got %+v", x)
+	}
+	if xs := ex.subtests["tools/cache/a_test.go"]["TestC"]; len(xs) != 1 || xs[0].subtest != "the case name" || xs[0].reason != "another" {
+		t.Errorf("TestC's case: %+v", xs)
+	}
+	if ex.excluded("tools/cache/b_test.go", "TestAnything") == nil || ex.wholeFile("tools/cache/b_test.go") == nil {
+		t.Error("b_test.go is excluded as a whole")
+	}
+}
+
+func TestReadExclusionsRefusesWhatItCannotMean(t *testing.T) {
+	for name, text := range map[string]string{
+		"no reason":          "file f\nexclude TestA\n",
+		"no reason before":   "file f\nexclude TestA\nfile g\n",
+		"reason alone":       "file f\nbecause why\n",
+		"empty reason":       "file f\nexclude TestA\nbecause\n",
+		"no file":            "exclude TestA\nbecause why\n",
+		"unknown directive":  "file f\nskip TestA\nbecause why\n",
+		"twice":              "file f\nexclude TestA TestA\nbecause why\n",
+		"whole and one":      "file f\nexclude * TestA\nbecause why\n",
+		"test and its case":  "file f\nexclude TestA\nsubtest TestA x\nbecause why\n",
+		"stray continuation": "file f\n    more\n",
+	} {
+		if _, err := readExclusions(writeExclusions(t, text)); err == nil {
+			t.Errorf("%s: accepted %q", name, text)
+		}
+	}
+}
+
+// skips reports whether go test's -skip pattern skips a test of that full
+// name, the way the testing package matches it: level by level, the whole
+// name matched.
+func skips(pattern, name string) bool {
+	levels, elems := strings.Split(pattern, "/"), strings.Split(name, "/")
+	if len(elems) < len(levels) {
+		return false
+	}
+	for i, l := range levels {
+		if !regexp.MustCompile(l).MatchString(elems[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestSkipPatternSkipsExactlyTheExcludedCases(t *testing.T) {
+	ex := &exclusions{subtests: map[string]map[string][]*exclusion{"f": {"TestW": {
+		{test: "TestW", subtest: "uses LIST/WATCH (old)"},
+		{test: "TestW", subtest: "uses LIST/WATCH [new]"},
+	}}}}
+	pattern, err := ex.skipPattern()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{
+		"TestW/uses_LIST/WATCH_(old)":     true,
+		"TestW/uses_LIST/WATCH_[new]":     true,
+		"TestW/uses_LIST/WATCH_(new)":     false,
+		"TestW/uses_LIST":                 false,
+		"TestW":                           false,
+		"TestWatch/uses_LIST/WATCH_(old)": false,
+	} {
+		if got := skips(pattern, name); got != want {
+			t.Errorf("-skip %q on %q: %v, want %v", pattern, name, got, want)
+		}
+	}
+}
+
+func TestSkipPatternRefusesToSkipMore(t *testing.T) {
+	ex := &exclusions{subtests: map[string]map[string][]*exclusion{"f": {
+		"TestA": {{test: "TestA", subtest: "x"}},
+		"TestB": {{test: "TestB", subtest: "y"}},
+	}}}
+	if p, err := ex.skipPattern(); err == nil {
+		t.Errorf("TestA/x and TestB/y as %q would skip TestA/y and TestB/x too", p)
+	}
+}

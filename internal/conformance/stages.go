@@ -1,0 +1,147 @@
+package main
+
+// stages.go is the table of which client-go test files run against which of
+// our packages. Adding a stage is one entry here and one adapter file in
+// adapters/; a stage whose directory does not exist yet is reported as
+// pending, with the tests waiting for it.
+
+// stage is one of our packages and the client-go files run against it.
+type stage struct {
+	// dir is our package, relative to the repository root.
+	dir string
+	// pkg is its package name: the name every copied file is given.
+	pkg string
+	// adapter is this repository's file under internal/conformance/adapters
+	// that maps client-go's names onto ours for this package.
+	adapter string
+	// tests are the client-go files (paths inside the client-go module)
+	// whose tests run here; each is a row of the table.
+	tests []string
+	// support are client-go files read only for the helpers the tests
+	// above use; their own tests run elsewhere or not at all.
+	support []string
+}
+
+// clientGoTestDirs are the client-go directories whose test files the runner
+// accounts for: each *_test.go in them must be a stage's test file, or be
+// excluded as a whole in exclusions.txt.
+var clientGoTestDirs = []string{
+	"tools/cache",
+	"tools/cache/synctrack",
+	"tools/cache/testing",
+	"tools/pager",
+	"informers",
+	"dynamic/dynamicinformer",
+	"util/workqueue",
+}
+
+// cacheSupport is what every tools/cache package of client-go's compiles
+// with: goleak in TestMain, and klog's flags registered in init.
+var cacheSupport = []string{
+	"tools/cache/main_test.go",
+	"tools/cache/cache_test.go",
+}
+
+var stages = []stage{
+	{
+		dir:     "01-listwatch",
+		pkg:     "listwatch",
+		adapter: "listwatch.go",
+		tests:   []string{"tools/cache/listwatch_test.go"},
+		support: cacheSupport,
+	},
+	{
+		dir:     "01-listwatch/pager",
+		pkg:     "pager",
+		adapter: "pager.go",
+		tests:   []string{"tools/pager/pager_test.go"},
+	},
+	{
+		dir:     "02-reflector",
+		pkg:     "reflector",
+		adapter: "reflector.go",
+		tests: []string{
+			"tools/cache/reflector_test.go",
+			"tools/cache/reflector_watchlist_test.go",
+			"tools/cache/retry_with_deadline_test.go",
+		},
+		support: append([]string{
+			"tools/cache/util_test.go",
+			"tools/cache/fifo_test.go",         // Pop
+			"tools/cache/controller_test.go",   // toListWatcherWithUnSupportedWatchListSemantics
+			"tools/cache/fake_custom_store.go", // FakeCustomStore (client-go ships it as a test fake)
+		}, cacheSupport...),
+	},
+	{
+		dir:     "03-deltafifo",
+		pkg:     "deltafifo",
+		adapter: "deltafifo.go",
+		tests: []string{
+			"tools/cache/fifo_test.go",
+			"tools/cache/delta_fifo_test.go",
+			"tools/cache/the_real_fifo_test.go",
+		},
+		support: cacheSupport,
+	},
+	{
+		dir:     "04-indexer",
+		pkg:     "indexer",
+		adapter: "indexer.go",
+		tests: []string{
+			"tools/cache/store_test.go",
+			"tools/cache/thread_safe_store_test.go",
+			"tools/cache/index_test.go",
+			"tools/cache/listers_test.go",
+			"tools/cache/typed_test.go",
+		},
+		support: cacheSupport,
+	},
+	{
+		dir:     "05-processor",
+		pkg:     "processor",
+		adapter: "processor.go",
+		tests: []string{
+			"tools/cache/processor_listener_test.go",
+			"tools/cache/event_handler_name_test.go",
+			"tools/cache/synctrack/synctrack_test.go",
+		},
+		support: cacheSupport,
+	},
+
+	// Waiting: these stages run once their directory exists and their entry
+	// names an adapter. Which tests each one cannot run is for its author
+	// to say in exclusions.txt; an external test package (package
+	// workqueue_test) has its import of client-go's package pointed at ours.
+	{
+		dir: "06-sharedinformer",
+		pkg: "informer",
+		tests: []string{
+			"tools/cache/shared_informer_test.go",
+			"tools/cache/controller_test.go",
+			"tools/cache/wait_test.go",
+			"tools/cache/controller_bench_test.go",
+			"tools/cache/shared_informer_bench_test.go",
+			"tools/cache/mutation_detector_test.go",
+			"tools/cache/identity_test.go",
+		},
+	},
+	{
+		dir: "07-factory",
+		pkg: "factory",
+		tests: []string{
+			"dynamic/dynamicinformer/informer_test.go",
+		},
+	},
+	{
+		dir: "08-workqueue-controller/workqueue",
+		pkg: "workqueue",
+		tests: []string{
+			"util/workqueue/queue_test.go",
+			"util/workqueue/delaying_queue_test.go",
+			"util/workqueue/rate_limiting_queue_test.go",
+			"util/workqueue/default_rate_limiters_test.go",
+			"util/workqueue/metrics_test.go",
+			"util/workqueue/parallelizer_test.go",
+		},
+	},
+}
