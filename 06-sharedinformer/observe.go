@@ -12,6 +12,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 
+	reflector "informer-from-scratch/02-reflector"
 	deltafifo "informer-from-scratch/03-deltafifo"
 	indexer "informer-from-scratch/04-indexer"
 	processor "informer-from-scratch/05-processor"
@@ -118,7 +119,12 @@ type observedQueue struct {
 	observe Observer
 }
 
-var _ QueueWithBatch = &observedQueue{}
+var (
+	_ QueueWithBatch = &observedQueue{}
+	// Like the queues it wraps, it tells the reflector its transform, so
+	// that a WatchList stream's objects are transformed as they arrive.
+	_ reflector.TransformingStore = &observedQueue{}
+)
 
 func observeQueue(q Queue, observe Observer) Queue {
 	if observe == nil {

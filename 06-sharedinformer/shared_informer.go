@@ -236,7 +236,8 @@ func (s *sharedIndexInformer) SetWatchErrorHandlerWithContext(handler WatchError
 
 // SetTransform sets the transform the queue applies to each object before
 // it is queued (so the cache and the handlers only ever see transformed
-// objects); before Run only.
+// objects); before Run only. It must be idempotent: a WatchList stream's
+// objects are transformed as they arrive and again when they are queued.
 func (s *sharedIndexInformer) SetTransform(handler TransformFunc) error {
 	s.startedLock.Lock()
 	defer s.startedLock.Unlock()
