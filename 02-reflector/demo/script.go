@@ -18,8 +18,8 @@ import (
 
 	listwatch "informer-from-scratch/01-listwatch"
 	reflector "informer-from-scratch/02-reflector"
-	"informer-from-scratch/02-reflector/internal/partition"
 	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/partition"
 	"informer-from-scratch/internal/reqlog"
 	"informer-from-scratch/internal/timeline"
 )

@@ -45,6 +45,9 @@ type Options struct {
 	Title string
 	// Playground is how to start the playground when no real cluster is given.
 	Playground playground.Options
+	// Flags, if set, defines the demo's own flags beside the common ones
+	// (stage 06's --queue); they are parsed with them.
+	Flags func(fs *flag.FlagSet)
 }
 
 // Env is what a demo script gets.
@@ -89,6 +92,9 @@ func Run(opts Options, args []string, out, errOut io.Writer, script func(env *En
 	kubeconfig := fs.String("kubeconfig", "", "run against the cluster in this kubeconfig instead of the playground (default $"+KubeconfigEnv+"; $KUBECONFIG is ignored)")
 	wait := fs.Bool("wait", false, "after the script, keep running (and keep the playground up) until Ctrl-C")
 	write := fs.Bool("write", false, "on a real cluster, allow the demo to create objects in a namespace of its own")
+	if opts.Flags != nil {
+		opts.Flags(fs)
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
