@@ -316,7 +316,7 @@ func (s *script) printWatchError(e watch.Event) {
 	s.tl.Event("watch", "ERROR", "-", detail)
 }
 
-// ---- writes (playground, or a real cluster with --write) ----
+// ---- writes (the playground only: on a real cluster a demo only reads) ----
 
 func (s *script) create(name string) error {
 	pod, err := s.env.Client.CoreV1().Pods(s.ns).Create(s.env.Ctx, demo.Pod(s.ns, name, map[string]string{"app": "web"}), metav1.CreateOptions{})
