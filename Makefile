@@ -15,7 +15,7 @@ STAGE_DIR_2 := 02-reflector
 STAGE_DIR_3 := 03-deltafifo
 STAGE_DIR_4 := 04-indexer
 STAGE_DIR_5 := 05-processor
-STAGE_DIR_6 := 06-informer
+STAGE_DIR_6 := 06-sharedinformer
 STAGE_DIR_7 := 07-factory
 STAGE_DIR_8 := 08-workqueue-controller
 STAGE_WHAT_1 := ListWatch and pager: LIST in pages, WATCH from a resourceVersion, WatchList
@@ -37,6 +37,13 @@ ifeq ($(firstword $(MAKECMDGOALS)),run-stage)
   endif
   N ?= $(STAGE_ARGS)
   STAGE := $(patsubst 0%,%,$(strip $(N)))
+  # "0" (or "00") strips to nothing: a stage number that names no stage,
+  # not a request for the list.
+  ifneq ($(strip $(N)),)
+    ifeq ($(STAGE),)
+      $(error There is no stage "$(strip $(N))": the stages are 1 to 8 (run "make run-stage" for the list))
+    endif
+  endif
   ifneq ($(STAGE),)
     ifneq ($(words $(STAGE)),1)
       $(error make run-stage takes one stage number, got "$(N)")

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/go-logr/logr"
+	"go.uber.org/goleak"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
 
@@ -18,8 +19,10 @@ import (
 // use for the problems they report and skip (a wrong object type, a store
 // that fails), into the recorder carried by the reflector's context, so the
 // differential tests compare those reports too. It silences klog, which only
-// client-go's reflector writes to. And it stops the one playground the
-// integration tests share, if one was started.
+// client-go's reflector writes to. It stops the one playground the
+// integration tests share, if one was started. And it fails the package if a
+// test left a goroutine behind: a reflector's list, watch and resync loops
+// must all end when its context does.
 func TestMain(m *testing.M) {
 	klog.SetLogger(logr.Discard())
 	utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{recordHandledError}
@@ -27,6 +30,12 @@ func TestMain(m *testing.M) {
 	if sharedCluster != nil {
 		if err := sharedCluster.Stop(); err != nil {
 			fmt.Fprintln(os.Stderr, "stopping the playground:", err)
+		}
+	}
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
 		}
 	}
 	os.Exit(code)

@@ -26,8 +26,8 @@ import (
 
 	listwatch "informer-from-scratch/01-listwatch"
 	reflector "informer-from-scratch/02-reflector"
-	"informer-from-scratch/02-reflector/internal/partition"
 	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/partition"
 	"informer-from-scratch/internal/reqlog"
 )
 

@@ -16,7 +16,9 @@
 //     PopProcessFunc and ErrFIFOClosed.
 //   - tools/cache/store.go and tools/cache/controller.go: KeyFunc, KeyError,
 //     ExplicitKey, MetaNamespaceKeyFunc, SplitMetaNamespaceKey,
-//     DeletionHandlingMetaNamespaceKeyFunc (keyfunc.go).
+//     DeletionHandlingMetaNamespaceKeyFunc (keyfunc.go); and
+//     tools/cache/object-names.go: ObjectName (object_name.go), the key as a
+//     struct, which stage 05's typed DeletedObject returns.
 //
 // The exported names and signatures are client-go's, so a reader can swap
 // one package for the other; the tests do exactly that and compare.

@@ -3,7 +3,7 @@
 // (ProcessBatchFunc), tools/cache/delta_fifo.go (KeyListerGetter, KeyLister,
 // KeyGetter, TransformFunc, ErrZeroLengthDeltasObject), tools/cache/reflector.go
 // (the ReflectorStore methods Queue embeds) and tools/cache/shared_informer.go
-// (DoneChecker).
+// (DoneChecker, IsDone).
 
 package deltafifo
 
@@ -101,9 +101,22 @@ type KeyGetter interface {
 // importing stage 02.
 type TransformFunc = func(interface{}) (interface{}, error)
 
-// DoneChecker names something to wait for and gives the channel that is
-// closed when it is done. Both queues are their own HasSyncedChecker.
+// DoneChecker is something to wait for without polling: Done is closed when
+// the activity has finished, and Name says what it is (for log lines such as
+// "waiting for X"). Both queues are their own HasSyncedChecker. client-go
+// declares it once, in shared_informer.go; ours lives in this stage, the
+// lowest that needs it, and stages 05 and 06 use this same type.
 type DoneChecker interface {
 	Name() string
 	Done() <-chan struct{}
+}
+
+// IsDone reports, without blocking, whether checker has finished.
+func IsDone(checker DoneChecker) bool {
+	select {
+	case <-checker.Done():
+		return true
+	default:
+		return false
+	}
 }

@@ -15,6 +15,8 @@
 // rules, ResourceEventHandlerRegistration), tools/cache/controller.go (the
 // handler interface and adapters), tools/cache/synctrack/synctrack.go
 // (SingleFileTracker) and k8s.io/utils buffer/ring_growing.go (the ring).
+// The typed handler layer of controller.go (TypedResourceEventHandler,
+// DeletedObject and the typed adapters) is in handler_typed.go.
 // Names client-go keeps unexported are exported here (SharedProcessor,
 // ProcessorListener, AddNotification…) because stage 06's informer, in another
 // package, drives them.
@@ -33,13 +35,15 @@
 //   - NewProcessListener returns an error for a nil handler (a typed nil
 //     pointer too), a nil HasSynced checker or a negative resync period, and
 //     HandlerResyncPeriod for a negative requested period;
-//     AddListener on a stopped processor logs an error instead of
-//     registering a listener that would never start, and so does AddListener
-//     of a listener already removed or given to another processor (client-go
-//     panics on a closed channel there);
-//   - the typed handler variants (TypedResourceEventHandler and friends),
-//     per-handler loggers, the utiltrace of slow handlers and
-//     ShutDownEventHandler (an informer function);
+//     AddListener returns an error, and no registration, for a listener it
+//     would never run: any listener once the processor has stopped (client-go
+//     registers it unstarted), and a listener already registered, here or
+//     before (client-go panics on a closed channel there);
+//   - per-handler loggers, the utiltrace of slow handlers and
+//     ShutDownEventHandler (an informer function). The typed handlers
+//     (handler_typed.go) are here, beside the untyped ones as in client-go's
+//     controller.go; the adapter that feeds them untyped notifications is the
+//     informer's (stage 06), as in client-go's shared_informer.go;
 //   - synctrack's AsyncTracker and Lazy, which no informer uses: only the
 //     SingleFileTracker is here;
 //   - PendingNotifications, BufferCapacity and ResyncPeriod are ours, for the

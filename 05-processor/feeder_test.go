@@ -82,12 +82,15 @@ func (f *feeder) AddEventHandler(handler ResourceEventHandler, resync *time.Dura
 		return nil, err
 	}
 	if !f.started {
-		reg, _ := f.p.AddListener(listener)
-		return reg, nil
+		reg, _, err := f.p.AddListener(listener)
+		return reg, err
 	}
 	f.blockDeltas.Lock()
 	defer f.blockDeltas.Unlock()
-	reg, started := f.p.AddListener(listener)
+	reg, started, err := f.p.AddListener(listener)
+	if err != nil {
+		return nil, err
+	}
 	for _, pod := range f.sortedStore() {
 		listener.Add(AddNotification{NewObj: pod, IsInInitialList: true})
 	}

@@ -69,18 +69,23 @@ func NewSharedProcessor(clk clock.PassiveClock, opts ProcessorOptions) *SharedPr
 // pop goroutines start now, but not its watchSynced: the caller must first
 // Add the synthetic initial list (so HasSynced counts it), then call
 // StartWatchSynced. If not, Run starts all three.
-func (p *SharedProcessor) AddListener(listener *ProcessorListener) (ResourceEventHandlerRegistration, bool) {
+//
+// It refuses, with an error and no registration, a listener it would never
+// run: one already registered here or before (see claim), or any listener
+// once the processor has stopped. client-go's addListener cannot fail; it
+// registers the first and panics later, and registers the second for ever
+// unstarted.
+func (p *SharedProcessor) AddListener(listener *ProcessorListener) (ResourceEventHandlerRegistration, bool, error) {
 	p.listenersLock.Lock()
 	defer p.listenersLock.Unlock()
 
 	if _, exists := p.listeners[listener]; exists {
 		// Registered twice: starting its goroutines twice would deliver
 		// each notification to two competing run loops.
-		return listener, p.listenersStarted
+		return nil, false, fmt.Errorf("processor: AddListener: handler %s is already registered with this processor", listener.handlerName)
 	}
 	if err := p.takeOwnership(listener); err != nil {
-		utilruntime.HandleError(err)
-		return listener, false
+		return nil, false, err
 	}
 	if p.listeners == nil {
 		p.listeners = make(map[*ProcessorListener]bool)
@@ -95,7 +100,7 @@ func (p *SharedProcessor) AddListener(listener *ProcessorListener) (ResourceEven
 		p.wg.Start(listener.run)
 		p.wg.Start(listener.pop)
 	}
-	return listener, p.listenersStarted
+	return listener, p.listenersStarted, nil
 }
 
 // takeOwnership makes p the listener's one and only processor, for good, or

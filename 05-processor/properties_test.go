@@ -38,7 +38,9 @@ func startOurFanOut(t testing.TB, handlers []ResourceEventHandler) fanOut {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.AddListener(l)
+		if _, _, err := p.AddListener(l); err != nil {
+			t.Fatal(err)
+		}
 		listeners[i] = l
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -15,6 +15,8 @@ import (
 	"k8s.io/client-go/tools/cache/synctrack"
 	fcache "k8s.io/client-go/tools/cache/testing"
 	"k8s.io/utils/clock"
+
+	deltafifo "informer-from-scratch/03-deltafifo"
 )
 
 // foreignRegistration is a registration neither implementation issued.
@@ -227,8 +229,12 @@ func TestAddListenerTwiceStartsItOnce(t *testing.T) {
 		var wg sync.WaitGroup
 		wg.Go(func() { p.Run(ctx) })
 		synctest.Wait()
-		p.AddListener(l)
-		p.AddListener(l)
+		if _, _, err := p.AddListener(l); err != nil {
+			t.Fatal(err)
+		}
+		if reg, _, err := p.AddListener(l); err == nil || reg != nil || !strings.Contains(err.Error(), "already registered with this processor") {
+			t.Errorf("the second AddListener returned (%v, %v), want no registration and an error saying it is registered already", reg, err)
+		}
 		for range 100 {
 			p.Distribute(AddNotification{NewObj: 1}, false)
 		}
@@ -251,7 +257,9 @@ func TestDistributeBeforeRunWaitsForTheListeners(t *testing.T) {
 		close(synced.ch)
 		got := make(chan any, 1)
 		l, _ := NewProcessListener(ResourceEventHandlerFuncs{AddFunc: func(obj any) { got <- obj }}, 0, 0, time.Now(), 1, synced)
-		p.AddListener(l)
+		if _, _, err := p.AddListener(l); err != nil {
+			t.Fatal(err)
+		}
 		var wg sync.WaitGroup
 		wg.Go(func() { p.Distribute(AddNotification{NewObj: "early"}, false) })
 		synctest.Wait()
@@ -280,7 +288,9 @@ func TestConcurrentDistributesBeforeRunAllProceed(t *testing.T) {
 		var mu sync.Mutex
 		calls := 0
 		l, _ := NewProcessListener(ResourceEventHandlerFuncs{AddFunc: func(any) { mu.Lock(); calls++; mu.Unlock() }}, 0, 0, time.Now(), 1, synced)
-		p.AddListener(l)
+		if _, _, err := p.AddListener(l); err != nil {
+			t.Fatal(err)
+		}
 		var distributors sync.WaitGroup
 		for range 5 {
 			distributors.Go(func() { p.Distribute(AddNotification{NewObj: 1}, false) })
@@ -300,9 +310,9 @@ func TestConcurrentDistributesBeforeRunAllProceed(t *testing.T) {
 }
 
 // TestAddListenerAfterStopIsReported: a stopped processor cannot start a new
-// listener; ours says so and keeps Distribute from waiting for ever.
+// listener; ours refuses it with an error (no registration to mistake for a
+// working one) and keeps Distribute from waiting for ever.
 func TestAddListenerAfterStopIsReported(t *testing.T) {
-	logged := captureHandledErrors(t)
 	synctest.Test(t, func(t *testing.T) {
 		p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
 		ctx, cancel := context.WithCancel(context.Background())
@@ -313,15 +323,13 @@ func TestAddListenerAfterStopIsReported(t *testing.T) {
 		wg.Wait()
 		synced := &doneChan{name: "x", ch: make(chan struct{})}
 		l, _ := NewProcessListener(ResourceEventHandlerFuncs{}, 0, 0, time.Now(), 1, synced)
-		if _, started := p.AddListener(l); started {
-			t.Error("AddListener on a stopped processor reported it running")
+		reg, started, err := p.AddListener(l)
+		if started || reg != nil || err == nil || !strings.Contains(err.Error(), "after the processor stopped") {
+			t.Errorf("AddListener on a stopped processor returned (%v, %v, %v), want no registration, not started, and an error saying it stopped", reg, started, err)
 		}
 		<-l.ShutdownChan()                              // closed: nothing will ever call the handler
 		p.Distribute(AddNotification{NewObj: 1}, false) // returns: no listener to wait for
 	})
-	if len(logged()) != 1 || !strings.Contains(logged()[0], "after the processor stopped") {
-		t.Errorf("logged %q", logged())
-	}
 }
 
 // TestAListenerIsRegisteredOnlyOnce: a listener's channels are closed when
@@ -336,32 +344,34 @@ func TestAListenerIsRegisteredOnlyOnce(t *testing.T) {
 		// before (1) and after (3) the misuse.
 		want []any
 		// misuse registers l a second time, after using it with p (which
-		// stopP stops).
-		misuse func(t *testing.T, p *SharedProcessor, stopP func(), l *ProcessorListener)
+		// stopP stops), and returns what that AddListener returned.
+		misuse func(t *testing.T, p *SharedProcessor, stopP func(), l *ProcessorListener) (ResourceEventHandlerRegistration, error)
 	}{
-		{"re-added after RemoveListener, while running", []any{1}, func(t *testing.T, p *SharedProcessor, _ func(), l *ProcessorListener) {
+		{"re-added after RemoveListener, while running", []any{1}, func(t *testing.T, p *SharedProcessor, _ func(), l *ProcessorListener) (ResourceEventHandlerRegistration, error) {
 			if err := p.RemoveListener(l); err != nil {
 				t.Fatal(err)
 			}
 			<-l.ShutdownChan()
-			p.AddListener(l)
+			reg, _, err := p.AddListener(l)
+			return reg, err
 		}},
-		{"re-added after its processor stopped", []any{1}, func(t *testing.T, p *SharedProcessor, stopP func(), l *ProcessorListener) {
+		{"re-added after its processor stopped", []any{1}, func(t *testing.T, p *SharedProcessor, stopP func(), l *ProcessorListener) (ResourceEventHandlerRegistration, error) {
 			stopP()
-			p.AddListener(l)
+			reg, _, err := p.AddListener(l)
+			return reg, err
 		}},
-		{"added to a second processor", []any{1, 3}, func(t *testing.T, _ *SharedProcessor, _ func(), l *ProcessorListener) {
+		{"added to a second processor", []any{1, 3}, func(t *testing.T, _ *SharedProcessor, _ func(), l *ProcessorListener) (ResourceEventHandlerRegistration, error) {
 			other := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
-			other.AddListener(l)
+			reg, _, err := other.AddListener(l)
 			stop := runProcessor(other)
 			other.Distribute(AddNotification{NewObj: 2}, false)
 			synctest.Wait()
 			stop()
+			return reg, err
 		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			logged := captureHandledErrors(t)
 			synctest.Test(t, func(t *testing.T) {
 				synced := &doneChan{name: "x", ch: make(chan struct{})}
 				close(synced.ch)
@@ -376,11 +386,16 @@ func TestAListenerIsRegisteredOnlyOnce(t *testing.T) {
 					t.Fatal(err)
 				}
 				p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
-				p.AddListener(l)
+				if _, _, err := p.AddListener(l); err != nil {
+					t.Fatal(err)
+				}
 				stop := runProcessor(p)
 				p.Distribute(AddNotification{NewObj: 1}, false)
 				synctest.Wait()
-				c.misuse(t, p, stop, l)
+				reg, err := c.misuse(t, p, stop, l)
+				if reg != nil || err == nil || !strings.Contains(err.Error(), "already registered") {
+					t.Errorf("the second AddListener returned (%v, %v), want no registration and an error saying the listener was already registered", reg, err)
+				}
 				p.Distribute(AddNotification{NewObj: 3}, false)
 				synctest.Wait()
 				stop()
@@ -390,9 +405,6 @@ func TestAListenerIsRegisteredOnlyOnce(t *testing.T) {
 					t.Errorf("what the handler got (-want +got):\n%s", diff)
 				}
 			})
-			if len(logged()) != 1 || !strings.Contains(logged()[0], "already registered") {
-				t.Errorf("logged %q, want one error saying the listener was already registered", logged())
-			}
 		})
 	}
 }
@@ -451,7 +463,7 @@ func TestSingleFileTrackerMatchesClientGo(t *testing.T) {
 				case 'u':
 					tr.UpstreamHasSynced()
 				}
-				out = append(out, tr.HasSynced(), IsDone(tr))
+				out = append(out, tr.HasSynced(), deltafifo.IsDone(tr))
 			}
 			return out
 		}()

@@ -1,30 +1,21 @@
 // Mirrors k8s.io/client-go v0.37.2 tools/cache/synctrack/synctrack.go:
-// SingleFileTracker; and tools/cache/shared_informer.go: DoneChecker, IsDone.
+// SingleFileTracker; and names tools/cache/shared_informer.go's DoneChecker,
+// which stage 03 declares.
 
 package processor
 
 import (
 	"context"
 	"sync/atomic"
+
+	deltafifo "informer-from-scratch/03-deltafifo"
 )
 
-// DoneChecker is something to wait for without polling: Done is closed when
-// the activity has finished, and Name says what it is (for log lines such as
-// "waiting for X").
-type DoneChecker interface {
-	Name() string
-	Done() <-chan struct{}
-}
-
-// IsDone reports, without blocking, whether checker has finished.
-func IsDone(checker DoneChecker) bool {
-	select {
-	case <-checker.Done():
-		return true
-	default:
-		return false
-	}
-}
+// DoneChecker is stage 03's deltafifo.DoneChecker (client-go has one
+// cache.DoneChecker): the queue's HasSyncedChecker, a listener's and an
+// informer's are all the same type, so any of them can be waited on with
+// deltafifo.IsDone or an informer's WaitFor.
+type DoneChecker = deltafifo.DoneChecker
 
 // SingleFileTracker answers "has this handler seen the whole initial list?"
 // for a handler that receives notifications one at a time, in order. It

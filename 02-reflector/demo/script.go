@@ -18,8 +18,8 @@ import (
 
 	listwatch "informer-from-scratch/01-listwatch"
 	reflector "informer-from-scratch/02-reflector"
-	"informer-from-scratch/02-reflector/internal/partition"
 	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/partition"
 	"informer-from-scratch/internal/reqlog"
 	"informer-from-scratch/internal/timeline"
 )
@@ -131,7 +131,7 @@ func (s *script) showRV(run *running) {
 	s.tl.Event("reflector", "RV", "LastSyncResourceVersion", run.r.LastSyncResourceVersion())
 }
 
-// ---- writes (playground, or a real cluster with --write) ----
+// ---- writes (the playground only: on a real cluster a demo only reads) ----
 
 func (s *script) setScene() error {
 	s.tl.Step("Set the scene", "A namespace and three pods, so the first LIST has something to return.")

@@ -25,7 +25,7 @@ func run(env *demo.Env) error {
 	if !env.Writes {
 		tl.Step("This demo needs to change ConfigMaps",
 			"It creates, updates and deletes a few ConfigMaps to have events to queue.",
-			"On a real cluster pass --write: it then works in a namespace of its own and deletes it at the end.")
+			"On a real cluster a demo only reads, so it stops here: run it on the playground (make run-stage 3).")
 		return nil
 	}
 	ns, err := env.Namespace("stage03")

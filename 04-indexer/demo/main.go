@@ -54,7 +54,7 @@ func run(env *demo.Env) error {
 		return err
 	}
 	if !env.Writes {
-		tl.Note("Skipping the update: it needs --write on a real cluster.")
+		tl.Note("Skipping the update: on a real cluster a demo only reads.")
 		return nil
 	}
 	return s.moveBetweenBuckets()

@@ -37,7 +37,7 @@ type script struct {
 }
 
 // Every pod of the scene carries demoLabel, and the Reflector selects on it,
-// so that with --write on a real cluster the cache holds only the demo's pods.
+// so that the cache holds only the demo's pods when it writes its own scene.
 const demoLabel, demoValue = "demo", "stage04"
 
 // The scene: pods in two namespaces, bound to three fake nodes at creation

@@ -78,7 +78,9 @@ func (s *standIn) addEventHandler(h processor.ResourceEventHandler, requested ti
 	if err != nil {
 		return nil, err
 	}
-	s.p.AddListener(l)
+	if _, _, err := s.p.AddListener(l); err != nil {
+		return nil, err
+	}
 	return l, nil
 }
 

@@ -262,7 +262,9 @@ func (s *script) bufferCost() error {
 	if err != nil {
 		return err
 	}
-	p.AddListener(l)
+	if _, _, err := p.AddListener(l); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancel(s.env.Ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { p.Run(ctx) })

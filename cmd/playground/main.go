@@ -97,7 +97,7 @@ func up(ctx context.Context, args []string) error {
 	fmt.Printf("  export INFORMER_KUBECONFIG=%s   # for the stage demos, which ignore KUBECONFIG\n", c.Kubeconfig)
 	fmt.Printf("  export PATH=%s:$PATH   # the kubectl built from the same Kubernetes version\n", filepath.Dir(bins.Kubectl))
 	fmt.Println("  kubectl get pods -A")
-	fmt.Println("  make run-stage 1 ARGS=--write  # any stage demo against this playground; without --write it only reads")
+	fmt.Println("  make run-stage 1                # any stage demo against this playground; there it only reads")
 	fmt.Println("\nPress Ctrl-C to stop.")
 	<-ctx.Done()
 	return nil

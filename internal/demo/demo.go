@@ -11,8 +11,9 @@
 //   - the playground is the default even when KUBECONFIG is exported: a real
 //     cluster is used only when asked for with --kubeconfig or
 //     INFORMER_KUBECONFIG, and the banner says which cluster is in use;
-//   - against a real cluster the demo only reads unless the learner passes
-//     --write, and it never prints credentials.
+//   - against a real cluster a demo only reads (stage 08's controller, whose
+//     Options say WritesOnRealCluster, writes only in a namespace of its own),
+//     and no demo prints credentials.
 package demo
 
 import (
@@ -45,6 +46,13 @@ type Options struct {
 	Title string
 	// Playground is how to start the playground when no real cluster is given.
 	Playground playground.Options
+	// Flags, if set, defines the demo's own flags beside the common ones
+	// (stage 06's --queue); they are parsed with them.
+	Flags func(fs *flag.FlagSet)
+	// WritesOnRealCluster lets the script write on a real cluster, inside a
+	// namespace of its own (Env.Namespace). Only stage 08's controller
+	// needs it: every other demo only reads there, whatever the flags.
+	WritesOnRealCluster bool
 }
 
 // Env is what a demo script gets.
@@ -56,7 +64,8 @@ type Env struct {
 	// Cluster is the playground, or nil on a real cluster.
 	Cluster *playground.Cluster
 	// Writes is true when the script may create and change objects: always on
-	// the playground, only with --write on a real cluster.
+	// the playground; on a real cluster only for a demo whose Options say
+	// WritesOnRealCluster (stage 08), and then only in its own namespace.
 	Writes bool
 
 	config *rest.Config
@@ -88,7 +97,9 @@ func Run(opts Options, args []string, out, errOut io.Writer, script func(env *En
 	fs.SetOutput(errOut)
 	kubeconfig := fs.String("kubeconfig", "", "run against the cluster in this kubeconfig instead of the playground (default $"+KubeconfigEnv+"; $KUBECONFIG is ignored)")
 	wait := fs.Bool("wait", false, "after the script, keep running (and keep the playground up) until Ctrl-C")
-	write := fs.Bool("write", false, "on a real cluster, allow the demo to create objects in a namespace of its own")
+	if opts.Flags != nil {
+		opts.Flags(fs)
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -108,7 +119,7 @@ func Run(opts Options, args []string, out, errOut io.Writer, script func(env *En
 		path, from = os.Getenv(KubeconfigEnv), "$"+KubeconfigEnv
 	}
 	if path != "" {
-		err = connectReal(ctx, env, path, from, *write)
+		err = connectReal(ctx, env, path, from, opts.WritesOnRealCluster)
 	} else {
 		cleanup, err = startPlayground(ctx, env, opts.Playground, errOut)
 	}
@@ -190,9 +201,9 @@ func connectReal(ctx context.Context, env *Env, path, from string, write bool) e
 	if err != nil {
 		return err
 	}
-	mode := "read-only (pass --write to let the demo create objects in its own namespace)"
+	mode := "read-only: this demo makes no change to it"
 	if write {
-		mode = "writes allowed, in a namespace the demo creates and deletes"
+		mode = "it writes only in a namespace of its own, which it creates"
 	}
 	fmt.Fprintf(env.Out, "Cluster: a real cluster, %s, given with %s — %s\n", desc, from, mode)
 	return reachable(ctx, env.Client, cfg.Host, reachTimeout)

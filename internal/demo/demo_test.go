@@ -3,6 +3,8 @@ package demo_test
 import (
 	"bytes"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,5 +132,49 @@ func TestExportedKubeconfigIsIgnoredAndScriptErrorsAreReported(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "Cluster: the embedded playground") || !strings.Contains(stdout, "KUBECONFIG is set, and ignored") {
 		t.Errorf("the banner does not say the playground is used and KUBECONFIG ignored:\n%s", stdout)
+	}
+}
+
+// On a real cluster a demo only reads: no flag turns writes on (the --write
+// of earlier versions is gone), and only a demo whose Options ask for it
+// (stage 08's controller) may write, in a namespace of its own.
+func TestARealClusterIsReadOnlyUnlessTheStageWrites(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"major":"1","minor":"37","gitVersion":"v1.37.1"}`))
+	}))
+	defer srv.Close()
+	path := kubeconfigFor(t, srv.URL)
+
+	code, _, stderr := run(t, []string{"--kubeconfig", path, "--write"}, mustNotRun(t))
+	if code != 2 || !strings.Contains(stderr, "flag provided but not defined: -write") {
+		t.Errorf("--write: exit code %d, stderr %q; want 2 and the flag error", code, stderr)
+	}
+
+	for _, writes := range []bool{false, true} {
+		var out, errOut bytes.Buffer
+		var got bool
+		code := demo.Run(demo.Options{Stage: 8, Title: "test", WritesOnRealCluster: writes}, []string{"--kubeconfig", path}, &out, &errOut, func(env *demo.Env) error {
+			got = env.Writes
+			if !writes {
+				if _, err := env.Namespace("x"); err == nil || !strings.Contains(err.Error(), "only reads") {
+					t.Errorf("Namespace on a read-only real cluster returned %v, want an error saying the demo only reads", err)
+				}
+			}
+			return nil
+		})
+		if code != 0 {
+			t.Fatalf("WritesOnRealCluster=%v: exit code %d, stderr %q", writes, code, errOut.String())
+		}
+		if got != writes {
+			t.Errorf("WritesOnRealCluster=%v: env.Writes=%v", writes, got)
+		}
+		want := "read-only"
+		if writes {
+			want = "only in a namespace of its own"
+		}
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("WritesOnRealCluster=%v: the banner does not say %q:\n%s", writes, want, out.String())
+		}
 	}
 }

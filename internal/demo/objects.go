@@ -23,11 +23,11 @@ func Pod(namespace, name string, labels map[string]string) *corev1.Pod {
 }
 
 // Namespace creates a namespace for the demo's objects: the given name on the
-// playground, a random one on a real cluster (where --write was given), which
-// is deleted when the demo ends.
+// playground, a random one on a real cluster (only for a demo whose Options
+// say WritesOnRealCluster), which is deleted when the demo ends.
 func (e *Env) Namespace(name string) (string, error) {
 	if !e.Writes {
-		return "", fmt.Errorf("this demo needs to create objects; on a real cluster pass --write")
+		return "", fmt.Errorf("this demo only reads on a real cluster: it cannot create objects there")
 	}
 	if !e.OnPlayground() {
 		name = fmt.Sprintf("informer-demo-%s-%04x", name, rand.IntN(1<<16))

@@ -18,10 +18,16 @@ import (
 // returns the output for further checks.
 func Run(t *testing.T, opts demo.Options, script func(*demo.Env) error, want ...string) string {
 	t.Helper()
+	return RunWithArgs(t, opts, nil, script, want...)
+}
+
+// RunWithArgs is Run with the demo's own flags (stage 06's --queue).
+func RunWithArgs(t *testing.T, opts demo.Options, args []string, script func(*demo.Env) error, want ...string) string {
+	t.Helper()
 	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "a-kubeconfig-the-demo-must-not-read"))
 	t.Setenv(demo.KubeconfigEnv, "")
 	var out, errOut bytes.Buffer
-	if code := demo.Run(opts, nil, &out, &errOut, script); code != 0 {
+	if code := demo.Run(opts, args, &out, &errOut, script); code != 0 {
 		t.Fatalf("exit code %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}
 	want = append(want,

@@ -1,4 +1,5 @@
-// Not a mirror of client-go: a helper for stage 02's demo and tests. It wraps
+// Not a mirror of client-go: a helper for the demos and tests of stages 02
+// and 06 (it was stage 02's, in 02-reflector/internal). It wraps
 // a ListerWatcher (the interface of tools/cache/listwatch.go) so that a
 // reflector's watch can be cut, and new watches held back, the way a
 // network partition would, and so that every watch event can be seen as it
@@ -6,7 +7,7 @@
 
 // Package partition puts a network partition between a reflector and the
 // apiserver, on demand. While the connection is cut, the current watch ends
-// (as if the connection dropped) and every new watch request waits; the demo
+// (as if the connection dropped) and every new watch request waits; a demo
 // uses that time to change objects and compact etcd, so that the reflector's
 // next watch, from its old resourceVersion, meets a 410. LIST requests are
 // never held: a reflector that relists gets its answer.

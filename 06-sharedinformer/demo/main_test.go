@@ -1,0 +1,69 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/demo/demotest"
+)
+
+// TestDemoRunsToCompletion runs the whole demo on a playground, as `make
+// run-stage 6` does, with each queue, and checks it exits 0 having shown
+// every layer of every step.
+func TestDemoRunsToCompletion(t *testing.T) {
+	for _, tc := range []struct {
+		queue string
+		// rows are regular expressions that must match, in this order.
+		rows []string
+	}{
+		{"realfifo", []string{
+			// The initial list: one Replace, one ReplacedAll, one cache Replace.
+			`reflector +Replace +3 pods`, `queue +ReplacedAll 3 pods .*isInInitialList=true`, `indexer +Replace +3 pods`,
+			// web-4, created, through every layer.
+			`reflector +Add +stage06/web-4`, `queue +Added +stage06/web-4`, `indexer +Add +stage06/web-4`,
+			`processor +add +stage06/web-4`, `handler +OnAdd +stage06/web-4 +(audit|metrics):`,
+			// The late handler's replay.
+			`processor +replay +stage06/web-\d +late: .*isInInitialList=true`, `synced +HasSynced late`,
+			// The relist after a 410: the consumer finds the deletion.
+			`watch +ERROR .*410 Expired`, `queue +ReplacedAll 3 pods`,
+			`processor +delete +stage06/web-3 .*DeletedFinalStateUnknown`,
+			`handler +OnDelete +stage06/web-3 +late: .*DeletedFinalStateUnknown`,
+		}},
+		{"deltafifo", []string{
+			// The initial list: one Replaced item per pod.
+			`reflector +Replace +3 pods`, `queue +Replaced +stage06/web-1 .*isInInitialList=true`, `indexer +Add +stage06/web-1`,
+			`reflector +Add +stage06/web-4`, `queue +Added +stage06/web-4`, `indexer +Add +stage06/web-4`,
+			`processor +replay +stage06/web-\d +late: .*isInInitialList=true`,
+			// The queue makes the tombstone, after the listed pods.
+			`watch +ERROR .*410 Expired`, `queue +Replaced +stage06/web-5`,
+			`queue +Deleted +stage06/web-3 .*DeletedFinalStateUnknown`, `indexer +Delete +stage06/web-3`,
+		}},
+	} {
+		t.Run(tc.queue, func(t *testing.T) {
+			out := demotest.RunWithArgs(t, options, []string{"--queue=" + tc.queue}, run,
+				"queue: "+tc.queue,
+				"late's typed DeleteFunc: key=stage06/web-3, tombstone=true",
+				"Cache: [web-1@",
+				"managedFields entries held: 0",
+				"STOPPED   RunWithContext returned        IsStopped()=true",
+			)
+			rest := out
+			for _, row := range tc.rows {
+				loc := regexp.MustCompile(row).FindStringIndex(rest)
+				if loc == nil {
+					t.Fatalf("no row matching %q after the rows before it:\n%s", row, out)
+				}
+				rest = rest[loc[1]:]
+			}
+		})
+	}
+}
+
+func TestUnknownQueueIsRefused(t *testing.T) {
+	_, err := newScript(&demo.Env{}, "fifo")
+	if err == nil || !strings.Contains(err.Error(), "--queue=fifo: the queues are realfifo and deltafifo") {
+		t.Errorf("got %v", err)
+	}
+}

@@ -1,0 +1,344 @@
+// Not a mirror of client-go: the demo's steps, running our
+// SharedIndexInformer (tools/cache/shared_informer.go's) on pods, over a
+// connection the demo can cut.
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/utils/ptr"
+
+	listwatch "informer-from-scratch/01-listwatch"
+	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/partition"
+	"informer-from-scratch/internal/timeline"
+)
+
+// script holds what the steps share.
+type script struct {
+	env   *demo.Env
+	tl    *timeline.Timeline
+	queue informer.QueueKind
+	ns    string // "" (every namespace) when read-only on a real cluster
+	trail *trail
+
+	lw       *partition.ListerWatcher
+	informer informer.SharedIndexInformer
+	cancel   context.CancelFunc
+	done     chan struct{}
+	stopOnce sync.Once
+	seq      int
+}
+
+func newScript(env *demo.Env, queue string) (*script, error) {
+	s := &script{env: env, tl: env.Timeline, trail: newTrail(env.Timeline, !env.Writes)}
+	switch queue {
+	case "realfifo":
+		s.queue = informer.QueueRealFIFO
+	case "deltafifo":
+		s.queue = informer.QueueDeltaFIFO
+	default:
+		return nil, fmt.Errorf("--queue=%s: the queues are realfifo and deltafifo", queue)
+	}
+	return s, nil
+}
+
+func (s *script) setScene() error {
+	if !s.env.Writes {
+		s.tl.Step("Read-only on a real cluster",
+			"The informer lists and watches the pods of every namespace and changes nothing. Only the",
+			"first rows of each layer are printed; the steps that create, delete and compact are skipped.")
+		return nil
+	}
+	s.tl.Step("Set the scene", "A namespace and three pods, so the informer's first list has something in it.")
+	var err error
+	if s.ns, err = s.env.Namespace("stage06"); err != nil {
+		return err
+	}
+	for i := 1; i <= 3; i++ {
+		if err := s.create(fmt.Sprintf("web-%d", i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// start builds the informer, registers two handlers, runs it and waits for
+// the informer and both registrations to sync.
+func (s *script) start() error {
+	s.tl.Step(fmt.Sprintf("Build the informer (queue: %s), add two handlers, run it", s.queue),
+		"Every row below is one step of one pod through one layer: the reflector (stage 02) writes",
+		"to the queue (03), processLoop pops it, handleDeltas writes the indexer (04) and hands a",
+		"notification to the processor (05), which calls each handler on its own goroutine.",
+		"A transform drops managedFields before anything is queued, so no layer holds them.")
+	client, err := s.env.TimelineClient(nil)
+	if err != nil {
+		return err
+	}
+	s.lw = partition.New(listwatch.NewFilteredListWatchFromClient(client.CoreV1().RESTClient(), "pods", s.ns, func(*metav1.ListOptions) {}))
+	s.lw.OnEvent = s.printWatchError
+	s.informer = informer.NewSharedIndexInformerWithOptions(s.lw, &corev1.Pod{}, informer.SharedIndexInformerOptions{
+		Indexers: informer.Indexers{informer.NamespaceIndex: informer.MetaNamespaceIndexFunc},
+		Queue:    s.queue,
+		Observer: s.trail.observe,
+	})
+	if err := s.informer.SetTransform(dropManagedFields); err != nil {
+		return err
+	}
+	var regs []informer.ResourceEventHandlerRegistration
+	for _, name := range []string{"audit", "metrics"} {
+		reg, err := s.informer.AddEventHandlerWithOptions(informer.ResourceEventHandlerFuncs{}, informer.HandlerOptions{Name: name})
+		if err != nil {
+			return err
+		}
+		regs = append(regs, reg)
+	}
+
+	ctx, cancel := context.WithCancel(s.env.Ctx)
+	s.cancel, s.done = cancel, make(chan struct{})
+	go func() {
+		defer close(s.done)
+		s.informer.RunWithContext(ctx)
+	}()
+	if !s.waitSynced("the informer", s.informer.HasSyncedChecker()) {
+		return fmt.Errorf("the informer did not sync within 30s")
+	}
+	for i, reg := range regs {
+		if !s.waitSynced([]string{"audit", "metrics"}[i], reg.HasSyncedChecker()) {
+			return fmt.Errorf("a handler did not sync within 30s")
+		}
+	}
+	s.tl.Note("The informer's HasSynced: its cache holds the first list. A registration's HasSynced: that")
+	s.tl.Note("handler has also been called for every pod of it. A controller waits for the second.")
+	s.showCache()
+	return nil
+}
+
+// waitSynced waits for checker and prints a SYNCED row.
+func (s *script) waitSynced(who string, checker informer.DoneChecker) bool {
+	ctx, cancel := context.WithTimeout(s.env.Ctx, 30*time.Second)
+	defer cancel()
+	if !informer.WaitFor(ctx, who, checker) {
+		return false
+	}
+	s.tl.Event("synced", "HasSynced", who, "true")
+	return true
+}
+
+// dropManagedFields is the informer's transform: nobody here reads
+// managedFields, which are often the biggest part of an object.
+func dropManagedFields(obj any) (any, error) {
+	if pod, ok := obj.(*corev1.Pod); ok {
+		pod.ManagedFields = nil
+	}
+	return obj, nil
+}
+
+// followOnePod creates, updates and deletes pods, one change at a time.
+func (s *script) followOnePod() error {
+	s.tl.Step("Follow one pod through every layer",
+		"Create, update, delete: each change is one watch event, and one row per layer.")
+	for _, c := range []struct {
+		do   func() error
+		key  string
+		what string
+	}{
+		{func() error { return s.create("web-4") }, s.ns + "/web-4", "web-4's add"},
+		{func() error { return s.label("web-1") }, s.ns + "/web-1", "web-1's update"},
+		{func() error { return s.delete("web-2") }, s.ns + "/web-2", "web-2's delete"},
+	} {
+		mark := s.trail.mark()
+		if err := c.do(); err != nil {
+			return err
+		}
+		// The last layer: both handlers called.
+		calls := 0
+		if err := s.trail.waitFor(s.env.Ctx, mark, c.what, func(o informer.Observation) bool {
+			if o.Layer == informer.LayerHandler && o.Key == c.key && (c.key != s.ns+"/web-2" || o.Op == "OnDelete") {
+				calls++
+			}
+			return calls == 2
+		}); err != nil {
+			return err
+		}
+	}
+	s.tl.Note("The pod's deletion is two events: first MODIFIED (deletionTimestamp set), then DELETED.")
+	s.showCache()
+	return nil
+}
+
+// lateHandler adds a third handler to the running informer.
+func (s *script) lateHandler() error {
+	s.tl.Step("A handler added while the informer runs",
+		"It missed the initial list, so the informer replays its cache to it as adds with",
+		"isInInitialList=true (processor replay rows), holding processing meanwhile: it gets",
+		"the cache, then every later change, nothing twice and nothing missed. It is typed: its",
+		"DeleteFunc gets a DeletedObject[*corev1.Pod], tombstone or not, with no type switch.")
+	typed := informer.NewTypedSharedIndexInformer[*corev1.Pod](s.informer)
+	reg, err := typed.AddTypedEventHandler(informer.TypedResourceEventHandlerFuncs[*corev1.Pod]{
+		DeleteFunc: func(d informer.DeletedObject[*corev1.Pod]) {
+			s.tl.Note("late's typed DeleteFunc: key=%s, tombstone=%v", d.GetKey(), d.FinalStateUnknown != nil)
+		},
+	}, informer.HandlerOptions{Name: "late"})
+	if err != nil {
+		return err
+	}
+	if !s.waitSynced("late", reg.HasSyncedChecker()) {
+		return fmt.Errorf("the late handler did not sync within 30s")
+	}
+	return nil
+}
+
+// missedDelete cuts the informer's connection, deletes a pod and compacts
+// etcd meanwhile, and restores the connection: the watch meets a 410, the
+// reflector relists, and the deletion reaches every handler as a tombstone.
+func (s *script) missedDelete() error {
+	if !s.env.Writes {
+		s.tl.Step("Watch for five seconds",
+			"Read-only: whatever pods change meanwhile arrives, layer by layer. Skipped here (it writes):",
+			"the relist that misses a delete, which deletes a pod and compacts etcd.")
+		select { // a Ctrl-C need not wait the five seconds out
+		case <-time.After(5 * time.Second):
+		case <-s.env.Ctx.Done():
+		}
+		s.showCache()
+		return nil
+	}
+	if !s.env.OnPlayground() {
+		s.tl.Step("Skipped: a relist that misses a delete",
+			"It compacts etcd, which only the playground allows.")
+		return nil
+	}
+	s.tl.Step("Lose the connection while a pod is deleted: a relist, and a tombstone",
+		"The watch drops; meanwhile web-3 is deleted, web-5 created, and etcd compacted. The watch",
+		"from the old resourceVersion gets 410 Expired, so the reflector lists again. web-3 is not in",
+		"the new list: the informer knew it, the server no longer has it, and how it went is lost.",
+		"Handlers get a DeletedFinalStateUnknown holding web-3 as the cache last had it.")
+	s.lw.Cut()
+	s.tl.Event("demo", "CUT", "the informer's connection", "its watch ends; its next watch request waits")
+	if err := s.delete("web-3"); err != nil {
+		return err
+	}
+	if err := s.create("web-5"); err != nil {
+		return err
+	}
+	rev, err := s.env.Cluster.Compact(s.env.Ctx)
+	if err != nil {
+		return err
+	}
+	s.tl.Event("demo", "COMPACT", "etcd", fmt.Sprintf("history before revision %d is gone", rev))
+	mark := s.trail.mark()
+	s.lw.Restore()
+	s.tl.Event("demo", "RESTORE", "the informer's connection", "the waiting watch request goes out")
+	tombstones := 0
+	if err := s.trail.waitFor(s.env.Ctx, mark, "the tombstone of web-3 at every handler", func(o informer.Observation) bool {
+		if o.Layer == informer.LayerHandler && o.Op == "OnDelete" && o.Key == s.ns+"/web-3" && o.Detail == "tombstone" {
+			tombstones++
+		}
+		return tombstones == 3
+	}); err != nil {
+		return err
+	}
+	adds := 0
+	if err := s.trail.waitFor(s.env.Ctx, mark, "web-5's add at every handler", func(o informer.Observation) bool {
+		if step(informer.LayerHandler, "OnAdd", s.ns+"/web-5")(o) {
+			adds++
+		}
+		return adds == 3
+	}); err != nil {
+		return err
+	}
+	s.showCache()
+	return nil
+}
+
+// stop cancels the informer's context and waits for Run to return, which
+// it does only once every goroutine it started has ended.
+func (s *script) stop() error {
+	var err error
+	s.stopOnce.Do(func() {
+		if s.cancel == nil {
+			return
+		}
+		s.tl.Step("Stop", "Cancelling the context stops the reflector, processLoop, the processor and every listener.")
+		s.cancel()
+		select {
+		case <-s.done:
+			s.tl.Event("informer", "STOPPED", "RunWithContext returned", fmt.Sprintf("IsStopped()=%v", s.informer.IsStopped()))
+		case <-time.After(10 * time.Second):
+			err = fmt.Errorf("the informer did not stop within 10s of its context being cancelled")
+		}
+	})
+	return err
+}
+
+// showCache prints what the cache holds, from the indexer (stage 04).
+func (s *script) showCache() {
+	pods := s.informer.GetIndexer().List()
+	if !s.env.Writes {
+		s.tl.Note("The cache holds %d pods.", len(pods))
+		return
+	}
+	var names []string
+	fields := 0
+	for _, obj := range pods {
+		pod := obj.(*corev1.Pod)
+		names = append(names, pod.Name+"@"+pod.ResourceVersion)
+		fields += len(pod.ManagedFields)
+	}
+	slices.Sort(names)
+	s.tl.Note("Cache: %v; managedFields entries held: %d", names, fields)
+}
+
+// printWatchError prints the ERROR events of the informer's watches (a 410
+// after the compaction): the reflector ends that watch and lists again.
+func (s *script) printWatchError(e watch.Event) {
+	if e.Type != watch.Error {
+		return
+	}
+	status := apierrors.FromObject(e.Object)
+	detail := status.Error()
+	if se, ok := status.(apierrors.APIStatus); ok {
+		st := se.Status()
+		detail = fmt.Sprintf("%d %s: the reflector will list again", st.Code, st.Reason)
+	}
+	s.tl.Event("watch", "ERROR", "-", detail)
+}
+
+// ---- writes (the playground only: on a real cluster a demo only reads) ----
+
+func (s *script) create(name string) error {
+	pod, err := s.env.Client.CoreV1().Pods(s.ns).Create(s.env.Ctx, demo.Pod(s.ns, name, map[string]string{"app": "web"}), metav1.CreateOptions{})
+	if err != nil {
+		return err
+	}
+	s.tl.Event("demo", "CREATE", s.ns+"/"+name, fmt.Sprintf("rv=%s managedFields=%d", pod.ResourceVersion, len(pod.ManagedFields)))
+	return nil
+}
+
+func (s *script) label(name string) error {
+	s.seq++
+	// Printed first, like a deletion: its watch event may beat the answer.
+	s.tl.Event("demo", "LABEL", s.ns+"/"+name, fmt.Sprintf("tier=gold-%d", s.seq))
+	patch := fmt.Sprintf(`{"metadata":{"labels":{"tier":"gold-%d"}}}`, s.seq)
+	_, err := s.env.Client.CoreV1().Pods(s.ns).Patch(s.env.Ctx, name, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
+	return err
+}
+
+func (s *script) delete(name string) error {
+	// Printed first: the watch events it causes may arrive before the
+	// request returns.
+	s.tl.Event("demo", "DELETE", s.ns+"/"+name, "grace period 0")
+	return s.env.Client.CoreV1().Pods(s.ns).Delete(s.env.Ctx, name, metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)})
+}

@@ -1,0 +1,56 @@
+// Package informer is stage 06: the SharedIndexInformer, stages 01 to 05
+// assembled into one working informer.
+//
+// Every earlier stage is one box of it, and this package is the wiring:
+//
+//	stage 01  ListerWatcher           where the objects come from
+//	stage 02  Reflector               LIST/WATCH (or WatchList) into the queue
+//	stage 03  RealFIFO or DeltaFIFO   the queue; processLoop pops it
+//	stage 04  Indexer                 the cache handleDeltas writes first
+//	stage 05  SharedProcessor         the notifications, one listener per handler
+//
+// The controller (controller.go) runs a reflector and processLoop around a
+// queue; processDeltas (process_deltas.go) turns each popped item into a
+// cache write and a notification; the sharedIndexInformer (shared_informer.go,
+// run.go, handlers.go, handle_deltas.go) is that controller's Process, and
+// the source of every listener's notifications and HasSynced.
+//
+// It mirrors k8s.io/client-go v0.37.2 tools/cache/controller.go (Config, New,
+// Controller, processLoop, processDeltas, processDeltasInBatch,
+// processReplacedAllInfo, InformerOptions, NewInformerWithOptions,
+// newQueueFIFO) and tools/cache/shared_informer.go (SharedInformer,
+// SharedIndexInformer, TypedSharedIndexInformer, their constructors and
+// methods, WaitForCacheSync and its kin, WaitFor, ShutDownEventHandler). The
+// names of the earlier stages an informer's user meets are aliased in
+// vocabulary.go, so this package reads like client-go's cache package.
+//
+// Deliberate differences (see docs/en/06-sharedinformer.md, "Differences"):
+//   - no feature gates: the queue is an option (SharedIndexInformerOptions.Queue:
+//     RealFIFO with atomic events, client-go v0.37's only path, or the
+//     classic DeltaFIFO), and so are WatchList (UseWatchList, on by default
+//     as in client-go) and batch processing (on whenever the queue offers
+//     PopBatch, as with client-go's default gates);
+//   - options client-go lacks: a Clock for the resync timers (client-go sets
+//     one only in its own tests), OnHandlerPanic (stage 05's "log and keep
+//     going"), an Observer that sees every step of every object through the
+//     layers (observe.go; client-go has metrics and logs instead), and
+//     HandlerOptions.Name to label a handler's observations;
+//   - left out: logging (HandlerOptions.Logger, the klog lines of
+//     WaitForNamedCacheSync and WaitFor), metrics (Identifier,
+//     InformerMetricsProvider), the cache mutation detector, the deprecated
+//     GetController and its dummyController, and the deprecated
+//     constructors NewInformer, NewIndexerInformer, NewTransformingInformer
+//     and NewTransformingIndexerInformer;
+//   - errors where client-go is silent or panics: processLoop reports an
+//     error from Process (client-go drops it), processDeltas rejects an
+//     unknown delta type (client-go skips it), a controller run twice or
+//     with a Config missing its Queue, ListerWatcher or Process reports it
+//     and does not start, AddTypedEventHandler refuses a nil handler, and
+//     the typed adapter reports an object of the wrong type instead of
+//     panicking in the handler's goroutine;
+//   - nil is a default where client-go would crash later: a nil Handler in
+//     InformerOptions is a cache without notifications, and a nil watch
+//     error handler (with or without context) restores the default;
+//   - a handler's negative resync period is an error (stage 05's
+//     HandlerResyncPeriod), where client-go silently gives the check period.
+package informer

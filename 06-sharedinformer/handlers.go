@@ -1,0 +1,132 @@
+// Mirrors k8s.io/client-go v0.37.2 tools/cache/shared_informer.go:
+// sharedIndexInformer.AddEventHandler, AddEventHandlerWithResyncPeriod,
+// AddEventHandlerWithOptions, RemoveEventHandler, and ShutDownEventHandler.
+
+package informer
+
+import (
+	"fmt"
+	"time"
+
+	processor "informer-from-scratch/05-processor"
+)
+
+// AddEventHandler registers handler with the informer's default resync
+// period.
+func (s *sharedIndexInformer) AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error) {
+	return s.AddEventHandlerWithOptions(handler, HandlerOptions{})
+}
+
+// AddEventHandlerWithResyncPeriod registers handler asking for resyncs every
+// resyncPeriod.
+func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEventHandler, resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error) {
+	return s.AddEventHandlerWithOptions(handler, HandlerOptions{ResyncPeriod: &resyncPeriod})
+}
+
+// AddEventHandlerWithOptions registers handler: stage 05 builds it a
+// listener (its goroutines, its ring, its resync period, its HasSynced),
+// and the processor adds it to the fan-out.
+//
+// Before Run that is all: the handler will see the initial list like
+// everyone. After Run, the handler joins late, and must be told what the
+// cache already holds. So, holding blockDeltas (no item is being processed,
+// so the cache and the notifications already distributed agree), the
+// listener is added and then given one add (isInInitialList=true) per
+// cached object, before any later notification can reach it. Nothing is
+// missed (whatever was processed is in the cache) and nothing is repeated
+// (whatever is not processed yet will come as a notification). The replay
+// comes from the cache, not the queue: the queue holds changes, not state.
+//
+// After the informer stopped, handlers are refused, as in client-go.
+func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error) {
+	s.startedLock.Lock()
+	defer s.startedLock.Unlock()
+
+	if s.stopped {
+		return nil, fmt.Errorf("handler %v was not added to shared informer because it has stopped already", handler)
+	}
+
+	requested := s.defaultEventHandlerResyncPeriod
+	if options.ResyncPeriod != nil {
+		requested = *options.ResyncPeriod
+	}
+	period, checkPeriod, err := processor.HandlerResyncPeriod(requested, s.resyncCheckPeriod, s.started)
+	if err != nil {
+		return nil, err
+	}
+	if checkPeriod != s.resyncCheckPeriod {
+		s.resyncCheckPeriod = checkPeriod
+		s.processor.ResyncCheckPeriodChanged(checkPeriod)
+	}
+
+	name := options.Name
+	listener, err := processor.NewProcessListener(observeHandler(handler, name, s.observer),
+		period, processor.DetermineResyncPeriod(period, s.resyncCheckPeriod), s.clock.Now(),
+		processor.InitialBufferSize, s.HasSyncedChecker())
+	if err != nil {
+		return nil, err
+	}
+
+	if !s.started {
+		handle, _, err := s.processor.AddListener(listener)
+		return handle, err
+	}
+
+	s.blockDeltas.Lock()
+	defer s.blockDeltas.Unlock()
+	handle, started, err := s.processor.AddListener(listener)
+	if err != nil {
+		return nil, err
+	}
+	for _, item := range s.indexer.List() {
+		s.observeReplay(item, name, handler)
+		listener.Add(processor.AddNotification{NewObj: item, IsInInitialList: true})
+	}
+	// The replay is counted; only now may the listener learn that its
+	// upstream has synced (see stage 05's SingleFileTracker).
+	if started {
+		s.processor.StartWatchSynced(listener)
+	}
+	return handle, nil
+}
+
+// RemoveEventHandler stops delivery to handle's handler: no notification is
+// queued for it from now on, the call in progress finishes, and what its
+// buffer still holds may or may not be delivered. It holds blockDeltas so
+// that no item is half distributed meanwhile. Removing a handle twice is not
+// an error; a handle from elsewhere is.
+func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegistration) error {
+	s.startedLock.Lock()
+	defer s.startedLock.Unlock()
+	s.blockDeltas.Lock()
+	defer s.blockDeltas.Unlock()
+	return s.processor.RemoveListener(handle)
+}
+
+// ShutDownEventHandler removes handle from informer and waits until its
+// handler will not be called again: RemoveEventHandler, then its listener's
+// ShutdownChan. Use it before releasing what the handler uses.
+func ShutDownEventHandler(informer SharedInformer, handle ResourceEventHandlerRegistration) error {
+	if err := informer.RemoveEventHandler(handle); err != nil {
+		return err
+	}
+	s, ok := handle.(interface{ ShutdownChan() <-chan struct{} })
+	if !ok {
+		return fmt.Errorf("handle does not support ShutdownChan()")
+	}
+	<-s.ShutdownChan()
+	return nil
+}
+
+// observeReplay reports a cached object replayed to a handler added late.
+func (s *sharedIndexInformer) observeReplay(item any, name string, handler ResourceEventHandler) {
+	if s.observer == nil {
+		return
+	}
+	o := observeObject(LayerProcessor, "replay", item)
+	o.Handler, o.InitialList = name, true
+	if o.Handler == "" {
+		o.Handler = fmt.Sprintf("%T", handler)
+	}
+	s.observer(o)
+}

@@ -1,0 +1,139 @@
+// Mirrors k8s.io/client-go v0.37.2 tools/cache/shared_informer.go:
+// sharedIndexInformer.Run, RunWithContext, HasStarted, HasSynced,
+// HasSyncedChecker, sharedIndexInformerDone, LastSyncResourceVersion,
+// IsStopped.
+
+package informer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+)
+
+// Run is RunWithContext with a stop channel.
+func (s *sharedIndexInformer) Run(stopCh <-chan struct{}) {
+	s.RunWithContext(wait.ContextForChannel(stopCh))
+}
+
+// RunWithContext assembles the informer and runs it until ctx ends:
+//
+//	stage 01 ListerWatcher ─▶ stage 02 Reflector ─▶ stage 03 queue ─▶ processLoop
+//	    ─▶ handleDeltas: stage 04 cache write, then stage 05 Distribute ─▶ listeners ─▶ handlers
+//
+// The queue is built here, so SetTransform and the watch error handler must
+// come before. The processor starts first and stops last, with a context of
+// its own: listeners keep draining until the controller has stopped
+// producing. When RunWithContext returns, every goroutine it started has
+// ended, and the informer is stopped for good.
+//
+// A second call, like client-go's, reports the mistake and returns at once.
+func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
+	defer utilruntime.HandleCrashWithContext(ctx)
+	if s.HasStarted() {
+		utilruntime.HandleErrorWithContext(ctx, errors.New("the sharedIndexInformer has started, run more than once is not allowed"), "Informer not run again")
+		return
+	}
+	if err := s.start(); err != nil {
+		utilruntime.HandleErrorWithContext(ctx, err, "Informer not started")
+		return
+	}
+
+	processorStopCtx, stopProcessor := context.WithCancelCause(context.WithoutCancel(ctx))
+	var wg wait.Group
+	defer wg.Wait()                                         // for the processor and the sync watcher
+	defer stopProcessor(errors.New("informer is stopping")) // after the controller returned
+	wg.StartWithContext(processorStopCtx, s.processor.Run)
+	wg.Start(func() {
+		select {
+		case <-ctx.Done():
+		case <-s.controller.HasSyncedChecker().Done():
+			close(s.synced)
+		}
+	})
+	defer func() {
+		s.startedLock.Lock()
+		defer s.startedLock.Unlock()
+		s.stopped = true // no new handlers from now on
+	}()
+	s.controller.RunWithContext(ctx)
+}
+
+// start builds the queue and the controller and marks the informer started.
+// After it, the settings it read can no longer change.
+func (s *sharedIndexInformer) start() error {
+	s.startedLock.Lock()
+	defer s.startedLock.Unlock()
+
+	fifo, err := newQueueFIFO(s.queueKind, s.objectType, s.indexer, s.transform)
+	if err != nil {
+		s.started, s.stopped = true, true // it will never run
+		return err
+	}
+	cfg := &Config{
+		Queue:             observeQueue(fifo, s.observer),
+		ListerWatcher:     s.listerWatcher,
+		ObjectType:        s.objectType,
+		ObjectDescription: s.objectDescription,
+		FullResyncPeriod:  s.resyncCheckPeriod,
+		ShouldResync:      s.processor.ShouldResync,
+		Process:           s.handleDeltas,
+		ProcessBatch:      s.handleBatchDeltas,
+		UseWatchList:      s.useWatchList,
+
+		WatchErrorHandlerWithContext: s.watchErrorHandler,
+	}
+	c := New(cfg).(*controller)
+	c.clock = s.clock
+	s.controller = c
+	s.started = true
+	return nil
+}
+
+// HasStarted reports whether Run has been called.
+func (s *sharedIndexInformer) HasStarted() bool {
+	s.startedLock.Lock()
+	defer s.startedLock.Unlock()
+	return s.started
+}
+
+// IsStopped reports whether Run has returned (or refused to start).
+func (s *sharedIndexInformer) IsStopped() bool {
+	s.startedLock.Lock()
+	defer s.startedLock.Unlock()
+	return s.stopped
+}
+
+// HasSynced reports whether the cache holds the first complete list, and
+// the notifications for it have been handed to the processor.
+func (s *sharedIndexInformer) HasSynced() bool {
+	select {
+	case <-s.synced:
+		return true
+	default:
+		return false
+	}
+}
+
+// HasSyncedChecker is HasSynced as a channel to wait on. Every listener's
+// HasSynced waits for it before counting its own initial adds.
+func (s *sharedIndexInformer) HasSyncedChecker() DoneChecker { return informerDone{s} }
+
+// informerDone is the informer's DoneChecker.
+type informerDone struct{ s *sharedIndexInformer }
+
+func (d informerDone) Name() string          { return fmt.Sprintf("SharedIndexInformer %T", d.s.objectType) }
+func (d informerDone) Done() <-chan struct{} { return d.s.synced }
+
+// LastSyncResourceVersion is the reflector's, or "" before Run.
+func (s *sharedIndexInformer) LastSyncResourceVersion() string {
+	s.startedLock.Lock()
+	defer s.startedLock.Unlock()
+	if s.controller == nil {
+		return ""
+	}
+	return s.controller.LastSyncResourceVersion()
+}
