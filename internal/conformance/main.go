@@ -43,7 +43,8 @@
 // gives a reason that cites a file or a chapter's section that is not there
 // (exclusions.go, checkReasons), or a client-go test file is neither run by
 // a stage nor excluded whole. A reason that waits for a stage ("not built
-// yet") whose directory now exists is printed as "Stale?".
+// yet") whose directory now exists, or for a stage's adapter ("adapter is not
+// written yet") that stages.go now names, is printed as "Stale?".
 //
 // With -excluded it then tries every excluded test and case of the built
 // stages, each on its own (tryexcluded.go), and reports which of them pass

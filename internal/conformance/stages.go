@@ -90,6 +90,7 @@ var stages = []stage{
 			"tools/cache/fifo_test.go",
 			"tools/cache/delta_fifo_test.go",
 			"tools/cache/the_real_fifo_test.go",
+			"tools/cache/object-names_test.go",
 		},
 		support: cacheSupport,
 	},

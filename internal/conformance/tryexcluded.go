@@ -60,7 +60,13 @@ func (st *stageTry) tryExcluded(ctx context.Context, w io.Writer, bs []*built) (
 		}
 		all = append(all, ts...)
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].x.line < all[j].x.line })
+	sort.Slice(all, func(i, j int) bool {
+		a, b := all[i].x, all[j].x
+		if a.line != b.line {
+			return a.line < b.line
+		}
+		return a.test+"/"+a.subtest < b.test+"/"+b.subtest
+	})
 	fmt.Fprintln(w, "Excluded tests, each tried on its own against our code (-excluded):")
 	passing := 0
 	for _, t := range all {

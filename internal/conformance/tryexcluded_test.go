@@ -119,4 +119,19 @@ because it needs stage 06 (06-sharedinformer), not built yet.
 	if err != nil || len(notices) != 1 || !strings.Contains(notices[0], "07-factory is not built yet, but it is") {
 		t.Errorf("a stage that was built since: notices %q, error %v", notices, err)
 	}
+
+	// stages.go names an adapter for stage 08's workqueue, none for 07.
+	ex, err = readExclusions(writeExclusions(t, `file f
+exclude TestA TestB
+because they are for stage 08's entry (08-workqueue-controller), whose adapter is not written yet.
+exclude TestC
+because they are for stage 07's entry (07-factory), whose adapter is not written yet.
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	notices, err = checkReasons(root, ex)
+	if err != nil || len(notices) != 1 || !strings.Contains(notices[0], "exclusions.txt:2 says 08-workqueue-controller's adapter is not written yet, but it is") {
+		t.Errorf("an adapter that was written since: notices %q, error %v", notices, err)
+	}
 }
