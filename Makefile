@@ -92,7 +92,7 @@ test: playground-binaries
 	@echo "== conformance: client-go's own tests against our stages"
 	@GO=$(GO) $(GO) run ./internal/conformance
 
-## conformance: client-go's own unit tests, run against our stages (ARGS=-v lists every test and exclusion)
+## conformance: client-go's own unit tests, run against our stages (ARGS=-v lists every test and exclusion; ARGS=-excluded tries the excluded ones)
 .PHONY: conformance
 conformance:
 	@GO=$(GO) $(GO) run ./internal/conformance $(ARGS)

@@ -31,8 +31,10 @@
 //   - the deprecated constructors NewDeltaFIFO and NewRealFIFO: use the
 //     ...WithOptions ones.
 //   - the plain FIFO (fifo.go), which no informer uses.
-//   - cache.ObjectName and its helpers (object-names.go): our key functions
-//     build the "namespace/name" string directly.
+//   - ObjectName's conversions (NamespacedNameAsObjectName and
+//     AsNamespacedName in object-names.go, ObjectToName and MetaObjectToName
+//     in store.go): our key functions build the "namespace/name" string
+//     directly, and ObjectName is here only for stage 05's DeletedObject.
 //
 // What differs, on purpose:
 //   - ReconcileReplacement is exported (client-go's reconcileReplacement is

@@ -17,8 +17,10 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -139,56 +141,104 @@ func readExclusions(path string) (*exclusions, error) {
 }
 
 // skipPattern is the go test -skip expression that skips exactly the
-// excluded cases. -skip splits on "/" and matches level by level, so the
-// cases are grouped into one alternation per level; that matches the cross
-// product of the levels, which must be the cases themselves and no more.
-func (e *exclusions) skipPattern() (string, error) {
-	var paths [][]string
-	seen := map[string]bool{}
+// excluded cases. The testing package splits -skip at each top-level "|"
+// into alternatives and each alternative at each "/" into levels, matched
+// level by level against a test's name; so each case is one alternative
+// that matches its test and every level of its name, whole, and nothing
+// else. Each level is quoted (regexp.QuoteMeta escapes "|" and the
+// brackets), so a case's name cannot split the expression.
+func (e *exclusions) skipPattern() string {
+	var alternatives []string
 	for _, tests := range e.subtests {
 		for _, xs := range tests {
 			for _, x := range xs {
-				p := append([]string{x.test}, strings.Split(runName(x.subtest), "/")...)
-				paths = append(paths, p)
-				seen[strings.Join(p, "/")] = true
+				var levels []string
+				for _, el := range append([]string{x.test}, strings.Split(runName(x.subtest), "/")...) {
+					levels = append(levels, "^"+regexp.QuoteMeta(el)+"$")
+				}
+				alternatives = append(alternatives, strings.Join(levels, "/"))
 			}
 		}
 	}
-	if len(paths) == 0 {
-		return "", nil
-	}
-	var levels [][]string
-	for _, p := range paths {
-		if len(p) != len(paths[0]) {
-			return "", fmt.Errorf("excluded cases at different depths cannot share one -skip expression")
-		}
-		for i, el := range p {
-			if len(levels) <= i {
-				levels = append(levels, nil)
-			}
-			if !slices.Contains(levels[i], el) {
-				levels[i] = append(levels[i], el)
-			}
-		}
-	}
-	product := 1
-	for _, l := range levels {
-		product *= len(l)
-	}
-	if product != len(seen) {
-		return "", fmt.Errorf("the excluded cases cannot be skipped exactly by one -skip expression (it would skip %d cases for %d)", product, len(seen))
-	}
-	var parts []string
-	for _, l := range levels {
-		var quoted []string
-		for _, el := range l {
-			quoted = append(quoted, regexp.QuoteMeta(el))
-		}
-		parts = append(parts, "^("+strings.Join(quoted, "|")+")$")
-	}
-	return strings.Join(parts, "/"), nil
+	sort.Strings(alternatives) // the same expression every run, so go test's cache holds
+	return strings.Join(alternatives, "|")
 }
 
 // runName is the name go test gives a t.Run case: spaces become
 // underscores (testing's rewrite, for the printable names tests use).
 func runName(s string) string { return strings.ReplaceAll(s, " ", "_") }
+
+// What a reason cites: a stage's directory or a file in it, a chapter, and
+// the section of the chapter.
+var (
+	citedPath    = regexp.MustCompile(`\b(?:0[1-8]-[a-z-]+(?:/[a-z_]+)*(?:\.go)?|docs/(?:en|zh)/[0-9a-z-]+\.md)\b`)
+	citedStage   = regexp.MustCompile(`^0[1-8]-[a-z-]+$`)
+	citedSection = "Differences from client-go"
+)
+
+// hasAdapter reports whether stages.go gives the stage in dir an adapter.
+func hasAdapter(dir string) bool {
+	for _, s := range stages {
+		if strings.HasPrefix(s.dir, dir) && s.adapter != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// checkReasons reads what each reason cites, which is all of a reason that
+// a program can check. It returns an error for a citation that points
+// nowhere (a file that is gone, a chapter without the section named), and a
+// notice for a reason that waits for a stage ("not built yet") which has
+// since been built, or for a stage's adapter ("adapter is not written yet")
+// which stages.go now names: the tests it keeps out may run now (-excluded
+// tries them).
+func checkReasons(root string, ex *exclusions) (notices []string, err error) {
+	var bad []string
+	seen := map[*exclusion]bool{}
+	check := func(x *exclusion) {
+		if seen[x] {
+			return
+		}
+		seen[x] = true
+		for _, p := range citedPath.FindAllString(x.reason, -1) {
+			info, statErr := os.Stat(filepath.Join(root, p))
+			waits := citedStage.MatchString(p) && strings.Contains(x.reason, "not built yet")
+			waitsAdapter := citedStage.MatchString(p) && strings.Contains(x.reason, "adapter is not written yet")
+			switch {
+			case statErr != nil && waits:
+				// A stage still to come: the reason is true.
+			case waitsAdapter && hasAdapter(p):
+				notices = append(notices, fmt.Sprintf("exclusions.txt:%d says %s's adapter is not written yet, but it is: run with -excluded to see whether its tests run now", x.line, p))
+			case statErr != nil:
+				bad = append(bad, fmt.Sprintf("exclusions.txt:%d: the reason cites %s, which does not exist", x.line, p))
+			case strings.HasSuffix(p, ".md") && strings.Contains(x.reason, citedSection):
+				text, readErr := os.ReadFile(filepath.Join(root, p))
+				if readErr != nil || !strings.Contains(string(text), "\n## "+citedSection+"\n") {
+					bad = append(bad, fmt.Sprintf("exclusions.txt:%d: the reason cites %s, %q, which has no such section", x.line, p, citedSection))
+				}
+			case info.IsDir() && waits:
+				notices = append(notices, fmt.Sprintf("exclusions.txt:%d says %s is not built yet, but it is: run with -excluded to see whether its tests run now", x.line, p))
+			}
+		}
+	}
+	for _, tests := range ex.byFile {
+		for _, x := range tests {
+			check(x)
+		}
+	}
+	for _, tests := range ex.subtests {
+		for _, xs := range tests {
+			for _, x := range xs {
+				check(x)
+			}
+		}
+	}
+	sort.Strings(bad)
+	sort.Strings(notices)
+	notices = slices.Compact(notices) // one line per line of exclusions.txt
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("exclusions whose reasons cite what is not there:\n  %s", strings.Join(bad, "\n  "))
+	}
+	return notices, nil
+}

@@ -25,7 +25,10 @@
 // accessors for the few internals the tests read. Each adapter carries the
 // build tag conformance, so no ordinary go build, go vet or go test compiles
 // it (on its own it names things that only exist beside client-go's tests);
-// the runner hands it to the compiler with the tag line blanked.
+// the runner hands it to the compiler with the tag line blanked. A stage may
+// also name internals files (stages.go): adapters that go into a lower
+// stage's package as ordinary files, for a test that reads the internals of
+// a type client-go keeps in the test's package and we keep in that stage.
 //
 // Nothing is written into the repository. The files live in a temporary
 // directory and reach the compiler through go test -overlay, which places
@@ -36,10 +39,19 @@
 // one row per client-go file: tests run, passed, failed and excluded, and
 // the names and output of the failures. It exits 1 if a test failed, a
 // package did not build or failed outside its tests (client-go's TestMain
-// runs goleak), an exclusion names a test or case the file does not have,
-// or a client-go test file is neither run by a stage nor excluded whole.
+// runs goleak), an exclusion names a test or case the file does not have or
+// gives a reason that cites a file or a chapter's section that is not there
+// (exclusions.go, checkReasons), or a client-go test file is neither run by
+// a stage nor excluded whole. A reason that waits for a stage ("not built
+// yet") whose directory now exists, or for a stage's adapter ("adapter is not
+// written yet") that stages.go now names, is printed as "Stale?".
 //
-// Usage: go run ./internal/conformance [-v] [-run regexp] [-stage dir] [-bench] [-keep] [-timeout d]
+// With -excluded it then tries every excluded test and case of the built
+// stages, each on its own (tryexcluded.go), and reports which of them pass
+// against our code today: an exclusion whose reason has stopped being true
+// shows up there, and the command exits 1.
+//
+// Usage: go run ./internal/conformance [-v] [-run regexp] [-stage dir] [-bench] [-keep] [-timeout d] [-excluded [-excluded-timeout d]]
 package main
 
 import (
@@ -62,18 +74,25 @@ import (
 	"time"
 )
 
-const adapterName = "conformance_adapter_test.go"
+// The names the adapters get in our packages' directories: a test file of
+// the stage's package, and a file of another package (internals).
+const (
+	adapterName   = "conformance_adapter_test.go"
+	internalsName = "conformance_internals.go"
+)
 
 func main() {
 	os.Exit(run())
 }
 
 type options struct {
-	run, stage string
-	verbose    bool
-	keep       bool
-	bench      bool
-	timeout    time.Duration
+	run, stage      string
+	verbose         bool
+	keep            bool
+	bench           bool
+	timeout         time.Duration
+	excluded        bool
+	excludedTimeout time.Duration
 }
 
 func run() int {
@@ -84,6 +103,8 @@ func run() int {
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary directory with the rewritten files and print its path")
 	flag.BoolVar(&o.bench, "bench", false, "also run every benchmark once (-benchtime=1x)")
 	flag.DurationVar(&o.timeout, "timeout", 5*time.Minute, "go test -timeout")
+	flag.BoolVar(&o.excluded, "excluded", false, "then try every excluded test and case on its own, and report which pass today (an exclusion that could go); exit 1 if one does")
+	flag.DurationVar(&o.excludedTimeout, "excluded-timeout", time.Minute, "with -excluded, the time limit of each excluded test")
 	flag.Parse()
 	// Ctrl-C stops go test and still removes the temporary directory.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -147,6 +168,10 @@ func conformance(ctx context.Context, o options, w io.Writer) error {
 	if err := checkCoverage(cg.Dir, ex); err != nil {
 		return err
 	}
+	notices, err := checkReasons(root, ex)
+	if err != nil {
+		return err
+	}
 
 	tmp, err := os.MkdirTemp("", "conformance-")
 	if err != nil {
@@ -205,7 +230,7 @@ func conformance(ctx context.Context, o options, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := b.writeOverlay(root, tmp, overlay); err != nil {
+		if err := b.writeOverlay(root, tmp, "", b.prepared, overlay); err != nil {
 			return err
 		}
 		pkgs = append(pkgs, "./"+b.dir)
@@ -227,11 +252,7 @@ func conformance(ctx context.Context, o options, w io.Writer) error {
 	if o.run != "" {
 		args = append(args, "-run", o.run)
 	}
-	skip, err := ex.skipPattern()
-	if err != nil {
-		return err
-	}
-	if skip != "" {
+	if skip := ex.skipPattern(); skip != "" {
 		args = append(args, "-skip", skip)
 	}
 	if o.bench {
@@ -256,12 +277,25 @@ func conformance(ctx context.Context, o options, w io.Writer) error {
 		return fmt.Errorf("reading go test -json: %v\n%s", err, stderr.String())
 	}
 	failed := report(w, o, root, stagesBuilt, pending, ex, res, fset, cg.Dir)
+	for _, n := range notices {
+		fmt.Fprintln(w, "Stale? "+n)
+	}
 	fmt.Fprintf(w, "go test took %s.\n", time.Since(start).Round(100*time.Millisecond))
 	if stderr.Len() > 0 && failed {
 		fmt.Fprintf(w, "go test said:\n%s", stderr.String())
 	}
 	if failed {
 		return fmt.Errorf("client-go's tests failed against our code (see above)")
+	}
+	if o.excluded {
+		st := &stageTry{root: root, tmp: tmp, modfile: modfile, fset: fset, pkgNames: pkgNames, ex: ex, o: o}
+		passing, err := st.tryExcluded(ctx, w, stagesBuilt)
+		if err != nil {
+			return err
+		}
+		if passing > 0 {
+			return fmt.Errorf("%d excluded tests pass against our code (see above)", passing)
+		}
 	}
 	return nil
 }
@@ -274,11 +308,13 @@ func readClientGoFile(fset *token.FileSet, dir, rel string, tested bool) (*cgFil
 	return parseFile(fset, rel, src, tested)
 }
 
-// writeOverlay writes the stage's rewritten files and adapter to tmp and maps
-// them into the stage's directory; our own test files there are hidden.
-func (b *built) writeOverlay(root, tmp string, overlay map[string]string) error {
+// writeOverlay writes the stage's files as p rewrote them, its adapter and
+// its internals files into a directory of tmp named after the stage and
+// suffix, and maps them into our packages' directories; our own test files in
+// the stage's directory are hidden.
+func (b *built) writeOverlay(root, tmp, suffix string, p *prepared, overlay map[string]string) error {
 	dir := filepath.Join(root, b.dir)
-	into := filepath.Join(tmp, strings.ReplaceAll(b.dir, "/", "_"))
+	into := filepath.Join(tmp, strings.ReplaceAll(b.dir, "/", "_")+suffix)
 	if err := os.MkdirAll(into, 0o755); err != nil {
 		return err
 	}
@@ -291,26 +327,58 @@ func (b *built) writeOverlay(root, tmp string, overlay map[string]string) error 
 			overlay[filepath.Join(dir, e.Name())] = "" // hidden: ours would clash with client-go's helpers
 		}
 	}
-	for rel, src := range b.prepared.files {
-		name := "clientgo_" + strings.TrimSuffix(strings.TrimSuffix(filepath.Base(rel), ".go"), "_test") + "_test.go"
+	for rel, src := range p.files {
+		name := overlayName(rel)
 		if err := os.WriteFile(filepath.Join(into, name), src, 0o644); err != nil {
 			return err
 		}
 		overlay[filepath.Join(dir, name)] = filepath.Join(into, name)
 	}
-	adapter, err := os.ReadFile(filepath.Join(root, "internal/conformance/adapters", b.adapter))
-	if err != nil {
+	place := func(adapter, pkgDir, name string) error {
+		src, err := readAdapter(root, adapter)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(into, name), src, 0o644); err != nil {
+			return err
+		}
+		overlay[filepath.Join(root, pkgDir, name)] = filepath.Join(into, name)
+		return nil
+	}
+	if err := place(b.adapter, b.dir, adapterName); err != nil {
 		return err
 	}
-	// The build tag keeps ordinary builds away from the adapter; in the
-	// overlay it is a test file of the stage, so the tag goes (the line
-	// stays, blank, so line numbers hold).
-	adapter = bytes.Replace(adapter, []byte("//go:build conformance"), bytes.Repeat([]byte(" "), len("//go:build conformance")), 1)
-	if err := os.WriteFile(filepath.Join(into, adapterName), adapter, 0o644); err != nil {
-		return err
+	for _, pkgDir := range sortedKeys(b.internals) {
+		if err := place(b.internals[pkgDir], pkgDir, internalsName); err != nil {
+			return err
+		}
 	}
-	overlay[filepath.Join(dir, adapterName)] = filepath.Join(into, adapterName)
 	return nil
+}
+
+// overlayName is the name a client-go file gets in our package's directory.
+func overlayName(rel string) string {
+	return "clientgo_" + strings.TrimSuffix(strings.TrimSuffix(filepath.Base(rel), ".go"), "_test") + "_test.go"
+}
+
+// readAdapter reads a file of internal/conformance/adapters. The build tag
+// keeps ordinary builds away from it; in the overlay it is part of a stage's
+// package, so the tag goes (the line stays, blank, so line numbers hold).
+func readAdapter(root, name string) ([]byte, error) {
+	src, err := os.ReadFile(filepath.Join(root, "internal/conformance/adapters", name))
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Replace(src, []byte("//go:build conformance"), bytes.Repeat([]byte(" "), len("//go:build conformance")), 1), nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // checkCoverage makes sure every client-go test file in clientGoTestDirs is

@@ -178,10 +178,17 @@ func units(f *cgFile, runs func(name string) bool) []*unit {
 	return out
 }
 
-// markLive finds what the roots reach: a function, type, var or const is live
-// when a live unit names it; a method is live when its receiver type is; a
-// var _ check is live when everything it names that the files declare is.
+// markLive marks what the roots (the tests that run, TestMain, init) reach.
 func markLive(all []*unit) {
+	for u := range reach(all, func(u *unit) bool { return u.root }) {
+		u.live = true
+	}
+}
+
+// reach returns what the units isRoot picks reach: a function, type, var or
+// const is reached when a reached unit names it; a method when its receiver
+// type is; a var _ check when everything it names that the files declare is.
+func reach(all []*unit, isRoot func(*unit) bool) map[*unit]bool {
 	declared := map[string]bool{}
 	for _, u := range all {
 		if u.recv == "" {
@@ -190,39 +197,40 @@ func markLive(all []*unit) {
 			}
 		}
 	}
-	live := map[string]bool{}
+	reached := map[*unit]bool{}
+	named := map[string]bool{}
 	changed := true
 	mark := func(u *unit) {
-		u.live = true
+		reached[u] = true
 		changed = true
 		for r := range u.refs {
-			live[r] = true
+			named[r] = true
 		}
 	}
 	for changed {
 		changed = false
 		for _, u := range all {
-			if u.live {
+			if reached[u] {
 				continue
 			}
 			switch {
-			case u.root:
+			case isRoot(u):
 				mark(u)
 			case u.recv != "":
-				if live[u.recv] {
+				if named[u.recv] {
 					mark(u)
 				}
 			case u.blank:
 				checks := true
 				for r := range u.refs {
-					checks = checks && (!declared[r] || live[r])
+					checks = checks && (!declared[r] || named[r])
 				}
 				if checks {
 					mark(u)
 				}
 			default:
 				for _, n := range u.names {
-					if live[n] {
+					if named[n] {
 						mark(u)
 						break
 					}
@@ -230,6 +238,7 @@ func markLive(all []*unit) {
 			}
 		}
 	}
+	return reached
 }
 
 // blank overwrites src[from:to] with spaces, keeping newlines.

@@ -71,8 +71,11 @@ func parseEvents(data []byte) (*results, error) {
 		case "run":
 			// go test -json reports a benchmark that succeeds with its
 			// run event and output only: no pass event follows.
-			if strings.HasPrefix(e.Test, "Benchmark") && e.Test == top && r.status[e.Package][top] == "" {
-				r.status[e.Package][top] = "pass"
+			if e.Test == top && r.status[e.Package][top] == "" {
+				r.status[e.Package][top] = "started" // until it ends, if it ever does
+				if strings.HasPrefix(e.Test, "Benchmark") {
+					r.status[e.Package][top] = "pass"
+				}
 			}
 		case "pass", "fail", "skip":
 			if e.Test == "" {
@@ -130,16 +133,22 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 					r.run++
 					r.failed++
 					r.failures = append(r.failures, t)
+				case "started":
+					// It began and never ended: the binary died in it (a
+					// hang that reached the timeout, a panic elsewhere).
+					r.run++
+					r.failed++
+					r.failures = append(r.failures, t+" (started, never finished: it hung or crashed; its output is below)")
 				default:
 					if o.run != "" && !res.failed[pkg] {
 						r.notSelected++ // -run left it out
 						continue
 					}
-					// It never reported: the package did not build, or its
-					// binary died (a panic, a timeout) before reaching it.
+					// It never began: the package did not build, or its
+					// binary died before reaching it.
 					r.run++
 					r.failed++
-					r.failures = append(r.failures, t+" (never finished)")
+					r.failures = append(r.failures, t+" (never started)")
 				}
 				if o.verbose {
 					fmt.Fprintf(w, "  %-5s %s %s\n", orNone(status[t]), file, t)
@@ -253,12 +262,19 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 		}
 	}
 
+	// Failures first, then the tests a failure kept from starting.
 	failures := outside
+	var notStarted []string
 	for _, r := range rows {
 		for _, t := range r.failures {
-			failures = append(failures, r.file+": "+t)
+			if strings.HasSuffix(t, "(never started)") {
+				notStarted = append(notStarted, r.file+": "+t)
+			} else {
+				failures = append(failures, r.file+": "+t)
+			}
 		}
 	}
+	failures = append(failures, notStarted...)
 	if len(failures) > 0 {
 		anyFailed = true
 		fmt.Fprintf(w, "FAILED:\n  %s\n", strings.Join(failures, "\n  "))

@@ -20,6 +20,13 @@ type stage struct {
 	// support are client-go files read only for the helpers the tests
 	// above use; their own tests run elsewhere or not at all.
 	support []string
+	// internals are adapter files that go into a lower stage's package as
+	// ordinary (non-test) files, keyed by that package's directory: accessors
+	// for internals the tests read from a type that client-go keeps in the
+	// tests' own package and we keep in a lower stage. Such a file is part of
+	// that package for the whole run, so its names must not clash with
+	// client-go's test helpers there (ours start with Conformance).
+	internals map[string]string
 }
 
 // clientGoTestDirs are the client-go directories whose test files the runner
@@ -60,6 +67,9 @@ var stages = []stage{
 		dir:     "02-reflector",
 		pkg:     "reflector",
 		adapter: "reflector.go",
+		internals: map[string]string{
+			"03-deltafifo": "reflector_deltafifo.go", // the queues' items, for TestReflectorRespectStoreTransformer
+		},
 		tests: []string{
 			"tools/cache/reflector_test.go",
 			"tools/cache/reflector_watchlist_test.go",
@@ -80,6 +90,7 @@ var stages = []stage{
 			"tools/cache/fifo_test.go",
 			"tools/cache/delta_fifo_test.go",
 			"tools/cache/the_real_fifo_test.go",
+			"tools/cache/object-names_test.go",
 		},
 		support: cacheSupport,
 	},
@@ -133,8 +144,9 @@ var stages = []stage{
 		},
 	},
 	{
-		dir: "08-workqueue-controller/workqueue",
-		pkg: "workqueue",
+		dir:     "08-workqueue-controller/workqueue",
+		pkg:     "workqueue",
+		adapter: "workqueue.go",
 		tests: []string{
 			"util/workqueue/queue_test.go",
 			"util/workqueue/delaying_queue_test.go",

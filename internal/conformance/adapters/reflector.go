@@ -27,16 +27,53 @@ import (
 	indexer "informer-from-scratch/04-indexer"
 )
 
-// Stage 01's interface; stage 04's store; stage 03's key function.
+// Stage 01's interface; stage 04's store; stage 03's key function and
+// queues' options.
 type (
-	ListerWatcher = listwatch.ListerWatcher
-	Store         = indexer.Store
+	ListerWatcher    = listwatch.ListerWatcher
+	Store            = indexer.Store
+	KeyFunc          = deltafifo.KeyFunc
+	KeyListerGetter  = deltafifo.KeyListerGetter
+	Delta            = deltafifo.Delta
+	DeltaFIFOOptions = deltafifo.DeltaFIFOOptions
 )
+
+const Deleted = deltafifo.Deleted
 
 var (
 	NewStore             = indexer.NewStore
 	MetaNamespaceKeyFunc = deltafifo.MetaNamespaceKeyFunc
 )
+
+// RealFIFO and DeltaFIFO are stage 03's queues, wrapped so that the test
+// helpers client-go's tests call on them (getItems, keyFunc, list) exist in
+// this package: they call the accessors internal/conformance adds to stage
+// 03 (reflector_deltafifo.go). The reflector sees the queue's own methods,
+// Transformer included, through the embedded pointer.
+type RealFIFO struct {
+	*deltafifo.RealFIFO
+	keyFunc KeyFunc
+}
+
+func (f *RealFIFO) getItems() []Delta { return f.ConformanceItems() }
+
+// NewRealFIFO is client-go's deprecated constructor, over ours with options.
+func NewRealFIFO(keyFunc KeyFunc, knownObjects KeyListerGetter, transformer TransformFunc) *RealFIFO {
+	f := deltafifo.NewRealFIFOWithOptions(deltafifo.RealFIFOOptions{
+		KeyFunction:  keyFunc,
+		KnownObjects: knownObjects,
+		Transformer:  transformer,
+	})
+	return &RealFIFO{RealFIFO: f, keyFunc: f.ConformanceKeyFunc()}
+}
+
+type DeltaFIFO struct{ *deltafifo.DeltaFIFO }
+
+func (f *DeltaFIFO) list() []interface{} { return f.ConformanceList() }
+
+func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
+	return &DeltaFIFO{deltafifo.NewDeltaFIFOWithOptions(opts)}
+}
 
 // ListWatch is client-go's ListWatch with its deprecated context-less
 // fields, which stage 01's leaves out (01-listwatch/doc.go). It hands each
