@@ -191,4 +191,6 @@ type Journey struct {
 	Lanes []string
 }
 
-func (j Journey) String() string { return fmt.Sprintf("%s %q: %s", j.Key, j.Label, strings.Join(j.Lanes, " → ")) }
+func (j Journey) String() string {
+	return fmt.Sprintf("%s %q: %s", j.Key, j.Label, strings.Join(j.Lanes, " → "))
+}
