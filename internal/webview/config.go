@@ -70,7 +70,7 @@ func InformerLanes() []Lane {
 		{ID: LaneListener, Label: Label{"Listener ring buffer", "listener 环形缓冲区"}, PerListener: true,
 			Hint: Label{"one per handler: waiting for the handler", "每个 handler 一个：等 handler 来取"}},
 		{ID: LaneHandler, Label: Label{"Handler", "handler"}, PerListener: true,
-			Hint: Label{"the call in progress", "正在进行的调用"}},
+			Hint: Label{"its last call (in progress, or returned)", "它最近的一次调用（进行中或已返回）"}},
 	}
 }
 

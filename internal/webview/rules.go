@@ -47,10 +47,14 @@ func demoRow(m *model, r timeline.Row, msg *Message) {
 		m.counters[CounterWatch] = "cut"
 	case "RESTORE":
 		m.counters[CounterWatch] = "restored"
+	case "HANDLER":
+		return // a handler added: the informer's side, not the server's
 	}
 	name := r.Object
 	if i := strings.LastIndex(name, "/"); i >= 0 {
 		name = name[i+1:]
+	} else if r.What == "CUT" || r.What == "RESTORE" {
+		name = "watch"
 	}
 	msg.Flash = &Flash{Lane: LaneAPIServer, Text: r.What + " " + name}
 }

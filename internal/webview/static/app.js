@@ -18,7 +18,7 @@ const UI = {
     pause: '暂停', play: '继续', step: '单步', slow: '慢动作',
     waiting: (n) => (n ? `还有 ${n} 行待播放` : ''),
     offline: 'demo 已经停止，或者连不上。它回来后页面会自动重连。',
-    more: (n) => `+${n}`, ring: '缓冲', yes: '是', no: '否', synced: 'HasSynced',
+    more: (n) => `+${n}`, ring: '缓冲区', yes: '是', no: '否', synced: 'HasSynced',
     words: { open: '已连接', cut: '已断开', restored: '已恢复', true: '是', false: '否' },
     other: 'English', step_: (n, t) => `第 ${n} 步：${t}`,
   },
@@ -59,6 +59,7 @@ function renderText() {
   document.querySelectorAll('[data-ui]').forEach((el) => (el.textContent = t(el.dataset.ui)));
   document.getElementById('pause').textContent = paused ? t('play') : t('pause');
   document.getElementById('lang').textContent = t('other');
+  renderBacklog();
   if (!config) return;
   document.getElementById('title').textContent = label(config.title);
   document.title = label(config.title);
@@ -157,11 +158,38 @@ const GAP = 14;
 const TOKEN_H = 24;
 const TOKEN_GAP = 4;
 
+// CAPTION is the strip above the per-listener columns, which holds their
+// name once instead of in every row.
+const CAPTION = 26;
+
+// columns gives each lane its x and width: a ring is drawn wider, since it
+// holds two tokens a row.
+function columns(W) {
+  const weight = (l) => (l.perListener && l.id === 'listener' ? 1.35 : 1);
+  const total = config.lanes.reduce((n, l) => n + weight(l), 0);
+  const unit = (W - GAP * (config.lanes.length - 1)) / total;
+  let x = 0;
+  return config.lanes.map((l) => {
+    const c = { x, w: unit * weight(l) };
+    x += c.w + GAP;
+    return c;
+  });
+}
+
 function layout() {
   const W = pipeline.clientWidth;
   const H = pipeline.clientHeight;
-  const cols = config.lanes.length;
-  const colW = (W - GAP * (cols - 1)) / cols;
+  const cols = columns(W);
+  pipeline.querySelectorAll('.caption').forEach((el) => el.remove());
+  config.lanes.forEach((l, i) => {
+    if (!l.perListener) return;
+    const el = document.createElement('div');
+    el.className = 'caption';
+    el.textContent = label(l.label);
+    el.title = label(l.hint);
+    Object.assign(el.style, { left: `${cols[i].x}px`, width: `${cols[i].w}px` });
+    pipeline.append(el);
+  });
   const seen = new Set();
   for (const inst of laneInstances()) {
     seen.add(inst.id);
@@ -175,8 +203,9 @@ function layout() {
       l = { el, ids: [] };
       lanes.set(inst.id, l);
     }
-    const rowH = (H - GAP * (inst.rows - 1)) / inst.rows;
-    l.box = { x: inst.col * (colW + GAP), y: inst.row * (rowH + GAP), w: colW, h: rowH };
+    const top = inst.lane.perListener ? CAPTION : 0;
+    const rowH = (H - top - (GAP / 2) * (inst.rows - 1)) / inst.rows;
+    l.box = { x: cols[inst.col].x, y: top + inst.row * (rowH + GAP / 2), w: cols[inst.col].w, h: rowH };
     l.per = inst.lane.perListener;
     l.ring = inst.lane.perListener && inst.lane.id === 'listener';
     Object.assign(l.el.style, { left: `${l.box.x}px`, top: `${l.box.y}px`, width: `${l.box.w}px`, height: `${l.box.h}px` });
@@ -201,10 +230,10 @@ function layout() {
 
 function renderListenerHead(head, inst) {
   const info = state.listeners.find((x) => x.name === inst.name) || { depth: 0, synced: false };
-  head.replaceChildren(document.createTextNode(`${label(inst.lane.label)}: ${inst.name}`));
+  head.replaceChildren(document.createTextNode(inst.name));
   const badge = document.createElement('span');
   if (inst.lane.id === 'listener') {
-    badge.className = 'badge no';
+    badge.className = `badge ${info.depth ? 'no' : 'zero'}`;
     badge.dataset.depth = inst.name;
     badge.textContent = `${t('ring')} ${info.depth}`;
   } else {
@@ -243,7 +272,7 @@ const arrow = (x1, y1, x2, y2) =>
 
 // slot is where the i-th token of a lane is drawn.
 function slot(l, i) {
-  const top = l.per ? 30 : 76;
+  const top = l.per ? 28 : 80;
   const perRow = l.ring ? 2 : 1;
   const w = (l.box.w - 16 - (perRow - 1) * 4) / perRow;
   const cap = perRow * Math.max(1, Math.floor((l.box.h - top - 4) / (TOKEN_H + TOKEN_GAP)));
@@ -313,7 +342,7 @@ function makeToken(mv, lane) {
 function drawToken(tok, mv) {
   tok.el.textContent = mv.label;
   tok.el.title = `${mv.key || mv.label} · ${mv.path.join(' → ')}`;
-  tok.el.className = `token ${kind(mv.label)} ${mv.state === 'popped' ? 'popped' : ''}`;
+  tok.el.className = `token ${kind(mv.label)} ${mv.state === 'popped' ? 'popped' : ''} ${mv.lane.startsWith('listener:') ? 'small' : ''}`;
   Object.assign(tok.el.dataset, { id: mv.id, key: mv.key || '', lane: mv.lane, state: mv.state || '' });
 }
 
@@ -323,7 +352,7 @@ function journey(mv, isNew) {
   let j = view.journeys[mv.id];
   if (!j) {
     const parent = isNew && mv.from ? [...tokens.values()].find((x) => x.id !== mv.id && x.key === mv.key && x.lane === mv.from) : null;
-    j = view.journeys[mv.id] = { key: mv.key || '', label: mv.label, lanes: parent ? [...view.journeys[parent.id].lanes] : [] };
+    j = view.journeys[mv.id] = { key: mv.key || '', label: mv.label, lanes: parent ? [...view.journeys[parent.id].lanes] : [mv.from || mv.path[0]] };
   }
   for (const lane of [...(mv.via || []), mv.lane]) {
     if (j.lanes[j.lanes.length - 1] !== lane) j.lanes.push(lane);
@@ -410,11 +439,15 @@ function apply(msg, ms) {
   view.applied = msg.seq;
 }
 
+// FLASHES is how many of its last requests and writes a lane lists.
+const FLASHES = 8;
+
 function flash(f) {
   const l = lanes.get(f.lane);
   if (!l) return;
   l.el.classList.add('flash');
-  l.el.querySelector('.flashtext').textContent = f.text;
+  l.flashes = [...(l.flashes || []), f.text].slice(-FLASHES);
+  l.el.querySelector('.flashtext').textContent = l.flashes.join('\n');
   clearTimeout(l.flashTimer);
   l.flashTimer = setTimeout(() => l.el.classList.remove('flash'), 600);
 }
@@ -430,7 +463,7 @@ function duration(msg) {
 }
 
 function pump() {
-  document.getElementById('backlog').textContent = t('waiting')(queue.length);
+  renderBacklog();
   if (busy || paused || !queue.length) return;
   const msg = queue.shift();
   const ms = duration(msg);
@@ -451,6 +484,10 @@ function step() {
     apply(msg, slow ? 1400 : 500);
     if (msg.moves || msg.flash) break;
   }
+  renderBacklog();
+}
+
+function renderBacklog() {
   document.getElementById('backlog').textContent = t('waiting')(queue.length);
 }
 
