@@ -247,6 +247,9 @@ func (w *web) compact(ctx context.Context) (string, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	rev, err := w.s.env.Cluster.Compact(ctx)
+	if err != nil && strings.Contains(err.Error(), "required revision has been compacted") {
+		return "", errors.New("etcd has nothing to forget: it was compacted, and nothing has changed since; change something first")
+	}
 	if err != nil {
 		return "", err
 	}
