@@ -33,8 +33,13 @@ func TestWebView(t *testing.T) {
 		// view's first row on, in order.
 		created := webviewtest.Press(t, d.url, "create")
 		key := "stage06/" + strings.TrimPrefix(created, "created ")
+		// Each handler runs on its own goroutine: their calls come in any order.
+		called := map[string]bool{}
 		st.WaitFor(t, "the created pod at every handler", func(m webview.Message) bool {
-			return m.Row != nil && m.Row.Layer == "handler" && m.Row.Fields[webview.FieldKey] == key && m.Row.Fields[webview.FieldHandler] == "late"
+			if m.Row != nil && m.Row.Layer == "handler" && m.Row.Fields[webview.FieldKey] == key {
+				called[m.Row.Fields[webview.FieldHandler]] = true
+			}
+			return called["audit"] && called["metrics"] && called["late"]
 		})
 		rows := strings.Join(st.Snapshot.Recent, "")
 		for _, m := range st.Messages() {
@@ -129,7 +134,7 @@ func (d *webDemo) browse(t *testing.T) {
 	// truthy value as text.
 	poll := func(what, js string) string {
 		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Poll[any](js, chromedp.WithPollingTimeout(30*time.Second)))
+		v, err := chromedp.Run(ctx, chromedp.Poll[any](js, chromedp.WithPollingTimeout(90*time.Second)))
 		if err != nil {
 			t.Fatalf("waiting for %s (%s): %v", what, js, err)
 		}

@@ -19,12 +19,11 @@ func Chromium(t *testing.T) string {
 			return path
 		}
 	}
-	const how = "Chromium is not installed, so the browser test is skipped. Install it from your system's packages " +
-		"(Debian and Ubuntu: sudo apt-get install chromium) and run the test again; .ci/run installs it when missing."
+	const install = "Install it from your system's packages (Debian and Ubuntu: sudo apt-get install chromium) and run the test again; .ci/run installs it when missing."
 	if os.Getenv("CI") == "true" {
-		t.Fatal(how)
+		t.Fatal("Chromium is not installed, and CI must run the browser test. " + install)
 	}
-	t.Skip(how)
+	t.Skip("Chromium is not installed, so the browser test is skipped. " + install)
 	return ""
 }
 
