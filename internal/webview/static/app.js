@@ -244,24 +244,25 @@ function renderListenerHead(head, inst) {
   head.append(badge);
 }
 
+// drawArrows joins each lane to the next, in the Config's order: a lane to
+// a lane, a lane to every listener's row, row to row, or every row to a lane
+// (stage 08's workqueue after the handlers).
 function drawArrows() {
   const parts = [];
-  const centre = (b) => [b.x + b.w / 2, b.y + b.h / 2];
-  const main = config.lanes.filter((l) => !l.perListener).map((l) => lanes.get(l.id));
-  for (let i = 0; i + 1 < main.length; i++) {
-    const a = main[i].box;
-    const b = main[i + 1].box;
-    parts.push(arrow(a.x + a.w, a.y + 60, b.x, b.y + 60));
-  }
-  const last = main[main.length - 1].box;
-  const per = config.lanes.filter((l) => l.perListener);
-  for (const x of state.listeners) {
-    const boxes = per.map((l) => lanes.get(`${l.id}:${x.name}`)).filter(Boolean).map((l) => l.box);
-    if (!boxes.length) continue;
-    const y = Math.min(centre(boxes[0])[1], last.y + last.h - 10);
-    parts.push(arrow(last.x + last.w, y, boxes[0].x, y));
-    for (let i = 0; i + 1 < boxes.length; i++) {
-      parts.push(arrow(boxes[i].x + boxes[i].w, centre(boxes[i])[1], boxes[i + 1].x, centre(boxes[i + 1])[1]));
+  const boxesOf = (l) =>
+    l.perListener
+      ? state.listeners.map((x) => lanes.get(`${l.id}:${x.name}`)).filter(Boolean).map((x) => x.box)
+      : [lanes.get(l.id).box];
+  const midY = (b) => b.y + Math.min(60, b.h / 2);
+  for (let i = 0; i + 1 < config.lanes.length; i++) {
+    const from = boxesOf(config.lanes[i]);
+    const to = boxesOf(config.lanes[i + 1]);
+    if (from.length === to.length) {
+      from.forEach((a, k) => parts.push(arrow(a.x + a.w, midY(a), to[k].x, midY(to[k]))));
+    } else if (from.length === 1) {
+      to.forEach((b) => parts.push(arrow(from[0].x + from[0].w, midY(b), b.x, midY(b))));
+    } else if (to.length === 1) {
+      from.forEach((a) => parts.push(arrow(a.x + a.w, midY(a), to[0].x, midY(a))));
     }
   }
   arrows.innerHTML = `<defs><marker id="head" markerWidth="8" markerHeight="8" refX="7" refY="4" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="#8c959f"/></marker></defs>${parts.join('')}`;
