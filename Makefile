@@ -102,6 +102,14 @@ conformance:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
+## screenshots: regenerate the browser view's screenshots in docs/images (needs Chromium: apt-get install chromium)
+.PHONY: screenshots
+screenshots: playground-binaries
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || \
+	  { echo "make screenshots needs Chromium: install it from your system's packages (Debian and Ubuntu: sudo apt-get install chromium fonts-noto-cjk)"; exit 1; }
+	@mkdir -p docs/images
+	set -o pipefail; WEBVIEW_SCREENSHOTS=$(CURDIR)/docs/images $(GO) test -count=1 -run '^TestWebView$$/^browser$$' -v ./06-sharedinformer/demo | grep -E 'screenshot:|^(ok|FAIL|---)'
+
 ## playground: build the playground's kube-apiserver, etcd and kubectl (once per machine)
 .PHONY: playground
 playground:
