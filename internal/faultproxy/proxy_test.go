@@ -315,6 +315,13 @@ func TestPlanIsTheSeeds(t *testing.T) {
 	if len(a) < 20 || len(a) > 60 {
 		t.Errorf("%d faults in a minute at one per 2s on average", len(a))
 	}
+	seen := map[faultproxy.Kind]bool{}
+	for _, f := range a[:len(faultproxy.AllKinds)] {
+		seen[f.Kind] = true
+	}
+	if len(seen) != len(faultproxy.AllKinds) {
+		t.Errorf("the first %d faults are not one of each kind: %v", len(faultproxy.AllKinds), a[:len(faultproxy.AllKinds)])
+	}
 	for i := 1; i < len(a); i++ {
 		if gap := a[i].At - a[i-1].At; gap < time.Second || gap > 3*time.Second {
 			t.Errorf("fault %d comes %s after the one before, want 1s to 3s", i, gap)

@@ -7,10 +7,14 @@ import (
 )
 
 // Plan draws a fault schedule from seed: over duration, one fault every
-// `every` on average (between half and one and a half of it apart), each
-// of a kind drawn from kinds. The same arguments give the same schedule.
+// `every` on average (between half and one and a half of it apart). The
+// first len(kinds) faults are every kind once, in an order drawn from the
+// seed, so a short run still meets each; the kinds after them are drawn
+// at random. The same arguments give the same schedule.
 func Plan(seed uint64, duration, every time.Duration, kinds []Kind) []Planned {
 	r := rand.New(rand.NewPCG(seed, 0x5c4ed))
+	first := append([]Kind(nil), kinds...)
+	r.Shuffle(len(first), func(i, j int) { first[i], first[j] = first[j], first[i] })
 	var plan []Planned
 	at := time.Duration(0)
 	for {
@@ -18,7 +22,11 @@ func Plan(seed uint64, duration, every time.Duration, kinds []Kind) []Planned {
 		if at >= duration {
 			return plan
 		}
-		plan = append(plan, Planned{At: at, Kind: kinds[r.IntN(len(kinds))]})
+		k := kinds[r.IntN(len(kinds))]
+		if len(plan) < len(first) {
+			k = first[len(plan)]
+		}
+		plan = append(plan, Planned{At: at, Kind: k})
 	}
 }
 
