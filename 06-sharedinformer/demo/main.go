@@ -4,7 +4,9 @@
 // show), and forces a relist that misses a delete (a tombstone shows), while
 // an Observer prints every step of every pod through every layer: reflector,
 // queue, indexer, processor, handler. --queue=deltafifo runs the same story
-// through the classic queue. Run it with `make run-stage 6`.
+// through the classic queue; --chaos puts internal/faultproxy in front of the
+// apiserver and ends with a cut watch, a 410 Gone and an apiserver restart.
+// Run it with `make run-stage 6` (and ARGS=--chaos).
 package main
 
 import (
@@ -25,6 +27,7 @@ var options = demo.Options{
 	Playground: playground.Options{DisableWatchCache: true},
 	Flags: func(fs *flag.FlagSet) {
 		fs.StringVar(&queueFlag, "queue", "realfifo", "the informer's queue: realfifo (client-go v0.37's) or deltafifo (the classic one)")
+		fs.BoolVar(&chaosFlag, "chaos", false, "put a fault-injecting proxy before the informer, and end with a cut watch, a 410 Gone and an apiserver restart")
 	},
 }
 
@@ -52,6 +55,11 @@ func run(env *demo.Env) error {
 	}
 	if err := s.missedDelete(); err != nil {
 		return err
+	}
+	if chaosFlag {
+		if err := s.chaos(); err != nil {
+			return err
+		}
 	}
 	return s.stop()
 }

@@ -207,7 +207,15 @@ func makeFault(ctx context.Context, cfg Config, proxy *faultproxy.Proxy, k fault
 			cfg.Timeline.Event("fault", string(k), "kube-apiserver", "stopped; etcd keeps running with its data")
 		}
 		start := time.Now()
+		// The proxy goes down with the apiserver, so the informers see
+		// what they would see without it: their connections refused.
+		if err := proxy.Disconnect(); err != nil {
+			return err
+		}
 		err := cfg.Cluster.RestartAPIServer(ctx)
+		if rerr := proxy.Reconnect(); err == nil {
+			err = rerr
+		}
 		if cfg.Timeline != nil && err == nil {
 			cfg.Timeline.Event("fault", string(k), "kube-apiserver", fmt.Sprintf("ready again after %s", time.Since(start).Round(time.Millisecond)))
 		}

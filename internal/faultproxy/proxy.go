@@ -41,12 +41,13 @@ type Proxy struct {
 
 	upstream  *url.URL
 	transport http.RoundTripper
-	server    *http.Server
+	addr      string // the loopback address, kept across Disconnect
 	opts      Options
 	closing   chan struct{} // closed by Close: every stream ends
 	handlers  sync.WaitGroup
 
 	mu      sync.Mutex
+	server  *http.Server // nil while disconnected
 	closed  bool
 	rand    *rand.Rand
 	armed   map[Kind]int
@@ -63,7 +64,7 @@ type Stats struct {
 	Faults  map[Kind]int
 	Skipped map[Kind]int
 	// Unreachable counts requests the apiserver could not be reached for
-	// (it was restarting): each was answered 502.
+	// (it went away without a Disconnect): each was answered 502.
 	Unreachable int
 }
 
@@ -90,6 +91,7 @@ func Start(upstream *rest.Config, opts Options) (*Proxy, error) {
 	}
 	p := &Proxy{
 		URL:       "http://" + l.Addr().String(),
+		addr:      l.Addr().String(),
 		upstream:  u,
 		transport: transport,
 		opts:      opts,
@@ -99,9 +101,46 @@ func Start(upstream *rest.Config, opts Options) (*Proxy, error) {
 		streams:   map[*stream]struct{}{},
 		stats:     Stats{Faults: map[Kind]int{}, Skipped: map[Kind]int{}},
 	}
+	p.serve(l)
+	return p, nil
+}
+
+func (p *Proxy) serve(l net.Listener) {
 	p.server = &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second}
 	go p.server.Serve(l)
-	return p, nil
+}
+
+// Disconnect closes the proxy's listener and every connection through it,
+// as an apiserver that stops does: open watches end, and until Reconnect a
+// client's new connection is refused (nothing listens on the port), which
+// is what client-go's reflector expects of a restarting server
+// (utilnet.IsConnectionRefused: back off, then watch again from the same
+// resourceVersion). A caller restarting the apiserver brackets the restart
+// with the two.
+func (p *Proxy) Disconnect() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.server == nil || p.closed {
+		return nil
+	}
+	err := p.server.Close()
+	p.server = nil
+	return err
+}
+
+// Reconnect listens again on the same address.
+func (p *Proxy) Reconnect() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.server != nil || p.closed {
+		return nil
+	}
+	l, err := net.Listen("tcp", p.addr)
+	if err != nil {
+		return fmt.Errorf("faultproxy: listening again on %s: %w", p.addr, err)
+	}
+	p.serve(l)
+	return nil
 }
 
 // RESTConfig is a client configuration that goes through the proxy. It
@@ -177,8 +216,11 @@ func (p *Proxy) Close() error {
 	}
 	p.closed = true
 	close(p.closing)
+	var err error
+	if p.server != nil {
+		err = p.server.Close()
+	}
 	p.mu.Unlock()
-	err := p.server.Close()
 	p.handlers.Wait()
 	utilnet.CloseIdleConnectionsFor(p.transport)
 	return err

@@ -14,6 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -326,5 +327,38 @@ func TestPlanIsTheSeeds(t *testing.T) {
 		if gap := a[i].At - a[i-1].At; gap < time.Second || gap > 3*time.Second {
 			t.Errorf("fault %d comes %s after the one before, want 1s to 3s", i, gap)
 		}
+	}
+}
+
+// TestDisconnectRefusesLikeAStoppedServer: while disconnected, an open
+// watch has ended and a new request's connection is refused (what a
+// reflector sees of a restarting apiserver, and retries without a relist);
+// after Reconnect the same address answers again.
+func TestDisconnectRefusesLikeAStoppedServer(t *testing.T) {
+	ctx := context.Background()
+	p, client, _ := through(t, "")
+	w, err := watchJSON(ctx, client, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	waitStreams(t, p, 1)
+	if err := p.Disconnect(); err != nil {
+		t.Fatal(err)
+	}
+	for got := ""; got != "closed"; {
+		if got = next(w, 10*time.Second); got == "timeout" {
+			t.Fatal("the open watch did not end on Disconnect")
+		}
+	}
+	_, err = listJSON(ctx, client)
+	if !utilnet.IsConnectionRefused(err) {
+		t.Errorf("a LIST while disconnected: %v, want connection refused", err)
+	}
+	if err := p.Reconnect(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := listJSON(ctx, client); err != nil {
+		t.Errorf("a LIST after Reconnect: %v", err)
 	}
 }
