@@ -181,8 +181,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			rep.Failures = append(rep.Failures, fmt.Sprintf("%s: its panicky handlers panicked %d times, the library recovered %d", st.side.Name(), want, got))
 		}
 		for _, v := range st.allViews() {
-			if errs := v.Delivered().Errors; len(errs) > 0 {
-				rep.Failures = append(rep.Failures, fmt.Sprintf("%s's handler %s was given what is not an object: %v", st.side.Name(), v.Name, errs))
+			d := v.Delivered()
+			if len(d.Errors) > 0 {
+				rep.Failures = append(rep.Failures, fmt.Sprintf("%s's handler %s was given what is not an object: %v", st.side.Name(), v.Name, d.Errors))
+			}
+			if len(d.Broken) > 0 {
+				rep.Failures = append(rep.Failures, fmt.Sprintf("%s's handler %s got %d calls that contradict the ones before (the first five): %q", st.side.Name(), v.Name, len(d.Broken), d.Broken[:min(5, len(d.Broken))]))
 			}
 		}
 	}

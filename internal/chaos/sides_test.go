@@ -33,7 +33,10 @@ var examples = map[string]runtime.Object{
 // second before the next one. recoveredByClientGo counts the panics
 // HandleCrash swallowed, through utilruntime.PanicHandlers.
 type clientGoSide struct {
-	mu        sync.Mutex
+	// recoveredBefore is the process's count when this side started: the
+	// count is process-wide, and earlier runs add to it.
+	recoveredBefore int64
+	mu              sync.Mutex
 	informers map[string]cache.SharedIndexInformer
 	regs      []cache.ResourceEventHandlerRegistration
 }
@@ -45,6 +48,7 @@ func (*clientGoSide) Name() string { return "client-go" }
 func (s *clientGoSide) Run(ctx context.Context, cfg *rest.Config, ns string, views map[string][]*chaos.View) {
 	client := kubernetes.NewForConfigOrDie(cfg)
 	s.mu.Lock()
+	s.recoveredBefore = recoveredByClientGo.Load()
 	s.informers = map[string]cache.SharedIndexInformer{}
 	for res, example := range examples {
 		lw := cache.NewFilteredListWatchFromClient(client.CoreV1().RESTClient(), res, ns, func(*metav1.ListOptions) {})
@@ -101,7 +105,11 @@ func (*clientGoSide) Tombstone(obj any) (string, any, bool) {
 	return d.Key, d.Obj, ok
 }
 
-func (*clientGoSide) Recovered() int { return int(recoveredByClientGo.Load()) }
+func (s *clientGoSide) Recovered() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return int(recoveredByClientGo.Load() - s.recoveredBefore)
+}
 
 // ourSide is stage 06's SharedIndexInformer, one per resource, with
 // OnHandlerPanic set: the "log and keep going" option client-go does not

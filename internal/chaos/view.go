@@ -27,7 +27,7 @@ type View struct {
 	Tombstone func(obj any) (key string, last any, ok bool)
 
 	mu      sync.Mutex
-	objects map[string]string
+	objects map[string]string // nil until the first call
 	counts  Delivered
 }
 
@@ -37,31 +37,57 @@ type Delivered struct {
 	// Errors are calls the View could not read (not an object): a wrong
 	// type that reached a handler.
 	Errors []string
+	// Broken are calls that contradict the calls before them: an add of a
+	// key the handler already holds (it never heard of that object's
+	// deletion: a lost delete, even when the name came back), an update or
+	// a delete of a key it does not hold.
+	Broken []string
 }
 
 // Total is every call.
 func (d Delivered) Total() int { return d.Adds + d.Updates + d.Deletes + d.Tombstones }
 
 func (v *View) OnAdd(obj any, _ bool) {
-	v.apply(obj, func(key, rv string) { v.objects[key] = rv; v.counts.Adds++ })
+	v.apply(obj, func(key, rv string) {
+		v.expect(key, false, "add of a key it holds at rv "+v.objects[key]+" (a lost delete)")
+		v.objects[key] = rv
+		v.counts.Adds++
+	})
 	v.after(obj, false)
 }
 
 func (v *View) OnUpdate(_, newObj any) {
-	v.apply(newObj, func(key, rv string) { v.objects[key] = rv; v.counts.Updates++ })
+	v.apply(newObj, func(key, rv string) {
+		v.expect(key, true, "update of a key it does not hold")
+		v.objects[key] = rv
+		v.counts.Updates++
+	})
 	v.after(newObj, true)
 }
 
 func (v *View) OnDelete(obj any) {
 	if key, _, ok := v.Tombstone(obj); ok {
 		v.mu.Lock()
+		v.expect(key, true, "tombstone for a key it does not hold")
 		delete(v.objects, key)
 		v.counts.Tombstones++
 		v.mu.Unlock()
 	} else {
-		v.apply(obj, func(key, _ string) { delete(v.objects, key); v.counts.Deletes++ })
+		v.apply(obj, func(key, _ string) {
+			v.expect(key, true, "delete of a key it does not hold")
+			delete(v.objects, key)
+			v.counts.Deletes++
+		})
 	}
 	v.after(nil, false)
+}
+
+// expect records a broken call unless the View holds key exactly when
+// held; v.mu is held.
+func (v *View) expect(key string, held bool, broken string) {
+	if _, ok := v.objects[key]; ok != held {
+		v.counts.Broken = append(v.counts.Broken, key+": "+broken)
+	}
 }
 
 func (v *View) apply(obj any, do func(key, rv string)) {
@@ -111,5 +137,6 @@ func (v *View) Delivered() Delivered {
 	defer v.mu.Unlock()
 	d := v.counts
 	d.Errors = append([]string(nil), d.Errors...)
+	d.Broken = append([]string(nil), d.Broken...)
 	return d
 }
