@@ -37,8 +37,8 @@ type clientGoSide struct {
 	// count is process-wide, and earlier runs add to it.
 	recoveredBefore int64
 	mu              sync.Mutex
-	informers map[string]cache.SharedIndexInformer
-	regs      []cache.ResourceEventHandlerRegistration
+	informers       map[string]cache.SharedIndexInformer
+	regs            []cache.ResourceEventHandlerRegistration
 }
 
 var recoveredByClientGo atomic.Int64
