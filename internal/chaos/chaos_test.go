@@ -23,6 +23,7 @@ import (
 var (
 	soakSeed     = flag.Uint64("chaos.seed", 0, "TestChaosSoak: the seed (0: skip the soak)")
 	soakDuration = flag.Duration("chaos.duration", time.Minute, "TestChaosSoak: how long the workload and the faults run")
+	soakEvery    = flag.Duration("chaos.every", 5*time.Second, "TestChaosSoak: the mean gap between two faults")
 	timelineTo   = flag.String("chaos.timeline", "", "write the run's timeline (every fault, every LIST and WATCH of each side) to this file")
 )
 
@@ -105,11 +106,13 @@ func run(t *testing.T, cfg chaos.Config) *chaos.Report {
 // fifteen seconds of workload and faults each (a fault every 1.2s on
 // average), every kind of fault at
 // least once per seed (faultproxy.Plan starts with one of each), then both
-// sides must match the server within a minute.
+// sides must match the server within two minutes (usually a few seconds:
+// what they wait for is the reflector's backoff, which a run of failures
+// grows towards 30s, and up to twice that with its jitter).
 func TestChaos(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			rep := run(t, chaos.Config{Seed: seed, Duration: 15 * time.Second, FaultEvery: 1200 * time.Millisecond, Converge: time.Minute, Pace: 15 * time.Millisecond})
+			rep := run(t, chaos.Config{Seed: seed, Duration: 15 * time.Second, FaultEvery: 1200 * time.Millisecond, Converge: 2 * time.Minute, Pace: 15 * time.Millisecond})
 			for _, s := range rep.Sides {
 				if s.Delivered.Tombstones == 0 && s.Delivered.Deletes == 0 {
 					t.Errorf("%s's handlers got no deletion at all: the run tested nothing about deletes", s.Name)
@@ -125,5 +128,7 @@ func TestChaosSoak(t *testing.T) {
 	if *soakSeed == 0 {
 		t.Skip("a soak: run it with make chaos SEED=N DURATION=D")
 	}
-	run(t, chaos.Config{Seed: *soakSeed, Duration: *soakDuration, FaultEvery: 2 * time.Second, Converge: 2 * time.Minute, Pace: 15 * time.Millisecond})
+	// Converge: the reflector's backoff after a run of failures reaches
+	// 30s, and its jitter doubles that at worst.
+	run(t, chaos.Config{Seed: *soakSeed, Duration: *soakDuration, FaultEvery: *soakEvery, Converge: 3 * time.Minute, Pace: 15 * time.Millisecond, Progress: os.Stderr})
 }

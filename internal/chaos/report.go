@@ -58,7 +58,7 @@ func (r *Report) String() string {
 		planned[p.Kind]++
 	}
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "\nfault\tplanned\thit\tskipped\t")
+	fmt.Fprintln(w, "\nfault\tplanned\thit\tskipped (no watch open, or protobuf)\t")
 	for _, k := range faultproxy.AllKinds {
 		hit, skipped := r.Proxy.Faults[k], r.Proxy.Skipped[k]
 		if k == faultproxy.Compact || k == faultproxy.Restart {

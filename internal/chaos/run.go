@@ -79,6 +79,9 @@ var handlerNames = []string{"plain", "slow", "panicky"}
 // reports. The error is for the harness failing (the playground, the
 // workload); a side that did not converge is in Report.Failures.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if cfg.Pace == 0 {
+		cfg.Pace = 15 * time.Millisecond
+	}
 	if cfg.Kinds == nil {
 		cfg.Kinds = faultproxy.AllKinds
 	}

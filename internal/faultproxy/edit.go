@@ -81,7 +81,9 @@ func (p *Proxy) editEvent(ev []byte, res string) [][]byte {
 		}
 		p.hit(Fault{Kind: Malformed, Resource: res, Detail: event.Type + " event whose metadata is a string"})
 		// The real event is not sent: the client's decoder fails on this
-		// one and ends the watch, and its next watch starts before it.
+		// one and ends the watch, and the reflector lists again (client-go
+		// retries an internal error in place only when told to), so the
+		// change arrives with the new list.
 		return [][]byte{out}
 	case p.take(WrongType):
 		var kind string
