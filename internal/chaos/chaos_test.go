@@ -92,7 +92,7 @@ func run(t *testing.T, cfg chaos.Config) *chaos.Report {
 	if rep != nil {
 		t.Log("\n" + rep.String())
 	}
-	replay := fmt.Sprintf("replay: make chaos SEED=%d DURATION=%s", cfg.Seed, cfg.Duration)
+	replay := fmt.Sprintf("replay: make chaos SEED=%d DURATION=%s EVERY=%s", cfg.Seed, cfg.Duration, cfg.FaultEvery)
 	if err != nil {
 		t.Fatalf("the chaos run itself failed: %v\n%s", err, replay)
 	}

@@ -51,7 +51,7 @@ func (r *Report) String() string {
 	fmt.Fprintf(&b, "chaos report: seed %d, %s of workload and faults\n", r.Seed, r.Duration)
 	fmt.Fprintf(&b, "workload: %d creates, %d updates, %d deletes (%d refused as no-ops, %d retried through a restart); %d objects at the end\n",
 		r.Workload.Creates, r.Workload.Updates, r.Workload.Deletes, r.Workload.NoOps, r.Workload.Retries, r.Objects)
-	fmt.Fprintf(&b, "requests through the proxy: %d (%d watches); answered 502 while the apiserver was down: %d\n", r.Proxy.Requests, r.Proxy.Watches, r.Proxy.Unreachable)
+	fmt.Fprintf(&b, "requests through the proxy: %d (%d watches); ERROR events from the apiserver itself: %v; answered 502 (apiserver unreachable): %d\n", r.Proxy.Requests, r.Proxy.Watches, r.Proxy.ServerErrors, r.Proxy.Unreachable)
 
 	planned := map[faultproxy.Kind]int{}
 	for _, p := range r.Plan {

@@ -98,11 +98,18 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Seed: cfg.Seed, Duration: cfg.Duration, Plan: faultproxy.Plan(cfg.Seed, cfg.Duration, cfg.FaultEvery, cfg.Kinds)}
-	proxy, err := faultproxy.Start(cfg.Cluster.RESTConfig(), faultproxy.Options{Seed: cfg.Seed, OnFault: func(f faultproxy.Fault) {
-		if cfg.Timeline != nil {
-			cfg.Timeline.Event("fault", string(f.Kind), f.Resource, f.Detail)
-		}
-	}})
+	proxy, err := faultproxy.Start(cfg.Cluster.RESTConfig(), faultproxy.Options{Seed: cfg.Seed,
+		OnFault: func(f faultproxy.Fault) {
+			if cfg.Timeline != nil {
+				cfg.Timeline.Event("fault", string(f.Kind), f.Resource, f.Detail)
+			}
+		},
+		OnServerError: func(res string, code int, reason string) {
+			if cfg.Timeline != nil {
+				cfg.Timeline.Event("apiserver", "ERROR", res, fmt.Sprintf("%d %s, the apiserver's own", code, reason))
+			}
+		},
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -196,19 +203,32 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	return rep, nil
 }
 
-// makeFault makes one planned fault. An etcd compaction is followed by a
-// cut of every watch, so that each watch's resume meets the real 410.
+// makeFault makes one planned fault. An etcd compaction happens while the
+// informers are cut off: their watches end, the workload writes on for a
+// second, etcd compacts, and the connection comes back, so that each
+// watch resumes from before the compacted revision and meets the real 410.
+// (Compacting under open watches would change nothing: they are past it.)
 func makeFault(ctx context.Context, cfg Config, proxy *faultproxy.Proxy, k faultproxy.Kind) error {
 	switch k {
 	case faultproxy.Compact:
+		if err := proxy.Disconnect(); err != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
 		rev, err := cfg.Cluster.Compact(ctx)
+		if rerr := proxy.Reconnect(); err == nil {
+			err = rerr
+		}
 		if err != nil {
 			return err
 		}
 		if cfg.Timeline != nil {
-			cfg.Timeline.Event("fault", string(k), "etcd", fmt.Sprintf("history before revision %d is gone; every watch is cut, to resume from before it", rev))
+			cfg.Timeline.Event("fault", string(k), "etcd", fmt.Sprintf("while the informers were cut off for 1s: history before revision %d is gone", rev))
 		}
-		return proxy.Inject(faultproxy.CutWatch)
+		return nil
 	case faultproxy.Restart:
 		if cfg.Timeline != nil {
 			cfg.Timeline.Event("fault", string(k), "kube-apiserver", "stopped; etcd keeps running with its data")

@@ -32,6 +32,10 @@ type Options struct {
 	// OnFault, if set, hears every fault as it hits, on the proxy's
 	// goroutines: it must return quickly.
 	OnFault func(Fault)
+	// OnServerError, if set, hears every ERROR event the apiserver itself
+	// sends on a watch (a real 410 after a compaction), as the proxy
+	// relays it: resource, code and reason.
+	OnServerError func(resource string, code int, reason string)
 }
 
 // Proxy is a running fault-injecting proxy. Close it when done.
@@ -63,6 +67,9 @@ type Stats struct {
 	// not be applied (a protobuf body, no watch open).
 	Faults  map[Kind]int
 	Skipped map[Kind]int
+	// ServerErrors counts the ERROR events the apiserver itself sent on a
+	// watch, by HTTP code (410 after a compaction).
+	ServerErrors map[int]int
 	// Unreachable counts requests the apiserver could not be reached for
 	// (it went away without a Disconnect): each was answered 502.
 	Unreachable int
@@ -99,7 +106,7 @@ func Start(upstream *rest.Config, opts Options) (*Proxy, error) {
 		rand:      rand.New(rand.NewPCG(opts.Seed, 0xfa017)),
 		armed:     map[Kind]int{},
 		streams:   map[*stream]struct{}{},
-		stats:     Stats{Faults: map[Kind]int{}, Skipped: map[Kind]int{}},
+		stats:     Stats{Faults: map[Kind]int{}, Skipped: map[Kind]int{}, ServerErrors: map[int]int{}},
 	}
 	p.serve(l)
 	return p, nil
@@ -196,7 +203,10 @@ func (p *Proxy) Stats() Stats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	s := p.stats
-	s.Faults, s.Skipped = make(map[Kind]int), make(map[Kind]int)
+	s.Faults, s.Skipped, s.ServerErrors = make(map[Kind]int), make(map[Kind]int), make(map[int]int)
+	for c, n := range p.stats.ServerErrors {
+		s.ServerErrors[c] = n
+	}
 	for k, n := range p.stats.Faults {
 		s.Faults[k] = n
 	}

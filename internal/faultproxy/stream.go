@@ -1,6 +1,7 @@
 package faultproxy
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -107,6 +108,7 @@ func (p *Proxy) stream(w http.ResponseWriter, r *http.Request, resp *http.Respon
 				write(ev)
 				continue
 			}
+			p.noteServerError(ev, res)
 			for _, out := range p.editEvent(ev, res) {
 				if !write(out) {
 					return
@@ -148,5 +150,27 @@ func readEvents(body io.Reader, jsonBody bool, events chan<- []byte, done <-chan
 		if err != nil {
 			return err
 		}
+	}
+}
+
+// noteServerError counts an ERROR event of the apiserver's own.
+func (p *Proxy) noteServerError(ev []byte, res string) {
+	if !bytes.HasPrefix(ev, []byte(`{"type":"ERROR"`)) {
+		return
+	}
+	var e struct {
+		Object struct {
+			Code   int    `json:"code"`
+			Reason string `json:"reason"`
+		} `json:"object"`
+	}
+	if json.Unmarshal(ev, &e) != nil {
+		return
+	}
+	p.mu.Lock()
+	p.stats.ServerErrors[e.Object.Code]++
+	p.mu.Unlock()
+	if p.opts.OnServerError != nil {
+		p.opts.OnServerError(res, e.Object.Code, e.Object.Reason)
 	}
 }
