@@ -2,6 +2,7 @@ package demo
 
 import (
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 
 	"informer-from-scratch/internal/reqlog"
 )
@@ -11,11 +12,17 @@ import (
 // learner sees exactly what the layer under study sends. also, if not nil,
 // hears of each request too (a demo may count them).
 func (e *Env) TimelineClient(also func(reqlog.Request)) (kubernetes.Interface, error) {
+	return e.TimelineClientFor(e.RESTConfig(), also)
+}
+
+// TimelineClientFor is TimelineClient on another configuration: stage 06's
+// --chaos goes through internal/faultproxy.
+func (e *Env) TimelineClientFor(cfg *rest.Config, also func(reqlog.Request)) (kubernetes.Interface, error) {
 	rec := &reqlog.Recorder{OnRequest: func(r reqlog.Request) {
 		e.Timeline.Event("http", r.Method, r.Path, r.QueryString())
 		if also != nil {
 			also(r)
 		}
 	}}
-	return kubernetes.NewForConfig(rec.Wrap(e.RESTConfig()))
+	return kubernetes.NewForConfig(rec.Wrap(cfg))
 }
