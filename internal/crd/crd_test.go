@@ -9,6 +9,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
 
 	"informer-from-scratch/internal/crd"
@@ -47,7 +48,7 @@ func TestRegisterFooServesFoos(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _, _ := unstructuredInt(created.Object, "spec", "replicas"); got != 2 {
+	if got, _, _ := unstructured.NestedInt64(created.Object, "spec", "replicas"); got != 2 {
 		t.Errorf("spec.replicas = %d, want 2", got)
 	}
 	created.Object["status"] = map[string]any{"availableReplicas": int64(1)}
@@ -55,7 +56,7 @@ func TestRegisterFooServesFoos(t *testing.T) {
 	if err != nil {
 		t.Fatalf("status subresource: %v", err)
 	}
-	if got, _, _ := unstructuredInt(updated.Object, "status", "availableReplicas"); got != 1 {
+	if got, _, _ := unstructured.NestedInt64(updated.Object, "status", "availableReplicas"); got != 1 {
 		t.Errorf("status.availableReplicas = %d, want 1", got)
 	}
 	if _, err := foos.Create(ctx, crd.NewFoo("default", "too-big", "x", 11, nil), metav1.CreateOptions{}); !apierrors.IsInvalid(err) {
@@ -94,15 +95,11 @@ func TestFooDefinition(t *testing.T) {
 		t.Errorf("Name() = %q", got)
 	}
 	obj := crd.Foo.Object()
-	if scope, _, _ := unstructuredString(obj.Object, "spec", "scope"); scope != "Namespaced" {
+	if scope, _, _ := unstructured.NestedString(obj.Object, "spec", "scope"); scope != "Namespaced" {
 		t.Errorf("scope = %q", scope)
 	}
 	foo := crd.NewFoo("ns", "a", "a-web", 3, nil)
 	if foo.GetAPIVersion() != "samplecontroller.k8s.io/v1alpha1" || foo.GetKind() != "Foo" {
 		t.Errorf("NewFoo's type is %s %s", foo.GetAPIVersion(), foo.GetKind())
 	}
-}
-
-func unstructuredInt(obj map[string]any, fields ...string) (int64, bool, error) {
-	return unstructuredNestedInt64(obj, fields...)
 }
