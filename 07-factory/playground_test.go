@@ -3,15 +3,21 @@ package factory_test
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/cache"
+
+	informer "informer-from-scratch/06-sharedinformer"
 
 	"informer-from-scratch/internal/reqlog"
 )
@@ -81,22 +87,44 @@ func (l *live) waitCaughtUp(t *testing.T, ctx context.Context, admin kubernetes.
 // TestPlaygroundFactoryMatchesClientGo runs client-go's factory and ours
 // side by side on one apiserver, each with a clientset of its own whose
 // requests are logged, under the same seeded workload on four kinds in
-// two namespaces.
-//
-// On each side two parts of one program ask for the Pods informer (part A
-// through Core().V1().Pods(), part B through the same accessor and through
-// ForResource) and register a handler each; part A also wants Deployments,
-// part B ConfigMaps, Services and Namespaces. Then Start and
-// WaitForCacheSync, the workload, and a wait until every handler has caught
-// up with a fresh LIST.
+// two namespaces (sharedScenario says what is compared).
+func TestPlaygroundFactoryMatchesClientGo(t *testing.T) {
+	sharedScenario(t, 17, func(string, string) options { return options{} })
+}
+
+// TestPlaygroundNamespacedTweakedFactoryMatchesClientGo is the same
+// scenario with both factories limited to one namespace (WithNamespace),
+// to objects labelled app=web (WithTweakListOptions: an object relabelled
+// to db leaves the watch as a deletion), and with a transform that drops
+// managedFields (WithTransform). The requests' paths and selectors are
+// compared too.
+func TestPlaygroundNamespacedTweakedFactoryMatchesClientGo(t *testing.T) {
+	sharedScenario(t, 23, func(nsA, _ string) options {
+		return options{
+			namespace: nsA,
+			tweak:     func(o *metav1.ListOptions) { o.LabelSelector = "app=web" },
+			transform: dropManagedFields,
+		}
+	})
+}
+
+// sharedScenario: on each side two parts of one program ask for the Pods
+// informer (part A through Core().V1().Pods(), part B through the same
+// accessor and through ForResource) and register a handler each; part A
+// also wants Deployments, part B ConfigMaps, Services and Namespaces. Then
+// Start and WaitForCacheSync, the workload, and a wait until every handler
+// has caught up with a fresh LIST (as filtered as the factory's).
 //
 // What must be the same on both sides: that the two parts share one cache;
 // WaitForCacheSync's per-type answer; every handler's calls (the initial
 // list's adds compared as a set, since a WatchList stream's order comes
 // from a map); the LIST and WATCH requests per resource (one WATCH per type
-// however many parts asked); and the listers' answers, typed and generic,
-// for every namespace and selector the test asks, NotFound errors included.
-func TestPlaygroundFactoryMatchesClientGo(t *testing.T) {
+// however many parts asked), and their paths and selectors; the listers'
+// answers, typed and generic, for every namespace and selector the test
+// asks, NotFound errors included; and how many managedFields entries the
+// caches hold. After Shutdown, every informer is stopped and no goroutine
+// is left.
+func sharedScenario(t *testing.T, seed uint64, optionsFor func(nsA, nsB string) options) {
 	c := cluster(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -107,9 +135,14 @@ func TestPlaygroundFactoryMatchesClientGo(t *testing.T) {
 	}
 	n := namespaceSeq.Add(1)
 	nsA, nsB := fmt.Sprintf("shared-a-%d", n), fmt.Sprintf("shared-b-%d", n)
-	w := newWorkload(t, ctx, admin, 17, nsA, nsB)
-	w.run(30) // what the initial lists hold
+	w := newWorkload(t, ctx, admin, seed, nsA, nsB)
+	w.run(40) // what the initial lists hold
 
+	o := optionsFor(nsA, nsB)
+	var truthOptions metav1.ListOptions
+	if o.tweak != nil {
+		o.tweak(&truthOptions)
+	}
 	type outcome struct {
 		SamePodCache   bool
 		Synced         map[string]bool
@@ -117,14 +150,16 @@ func TestPlaygroundFactoryMatchesClientGo(t *testing.T) {
 		Calls          map[string][]string
 		HandlersSynced map[string]bool
 		Requests       map[string]int
+		RequestShapes  []string
 		Listers        map[string][]string
+		ManagedFields  int
 	}
-	sides := []*live{newLive(t, newClientGoSide, options{}), newLive(t, newOurSide, options{})}
+	sides := []*live{newLive(t, newClientGoSide, o), newLive(t, newOurSide, o)}
 	outcomes := map[string]*outcome{}
 	var stops []func()
 	for _, s := range sides {
-		o := &outcome{}
-		outcomes[s.name] = o
+		out := &outcome{}
+		outcomes[s.name] = out
 		// Part A of the program.
 		s.handle(t, "part A: pods", "pods")
 		s.handle(t, "part A: deployments", "deployments")
@@ -139,38 +174,46 @@ func TestPlaygroundFactoryMatchesClientGo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o.SamePodCache = podsA == podsB && podsB == storeOf(generic)
+		out.SamePodCache = podsA == podsB && podsB == storeOf(generic)
 
 		runCtx, stop := context.WithCancel(ctx)
 		stops = append(stops, stop)
 		s.start(runCtx)
 		syncCtx, syncCancel := context.WithTimeout(ctx, 30*time.Second)
-		o.Synced, o.SyncErr = s.waitForCacheSync(syncCtx)
+		out.Synced, out.SyncErr = s.waitForCacheSync(syncCtx)
 		syncCancel()
 	}
-	w.run(60)
+	w.run(80)
 	for _, s := range sides {
-		s.waitCaughtUp(t, ctx, admin, "", metav1.ListOptions{})
-		o := outcomes[s.name]
-		o.Calls, o.HandlersSynced = map[string][]string{}, map[string]bool{}
+		s.waitCaughtUp(t, ctx, admin, o.namespace, truthOptions)
+		out := outcomes[s.name]
+		out.Calls, out.HandlersSynced = map[string][]string{}, map[string]bool{}
 		for _, name := range s.order {
-			o.Calls[name] = s.recorders[name].snapshot()
-			o.HandlersSynced[name] = s.synced[name]()
+			out.Calls[name] = s.recorders[name].snapshot()
+			out.HandlersSynced[name] = s.synced[name]()
 		}
-		o.Requests = s.requestCounts()
-		o.Listers = askListers(t, s.side, nsA, nsB)
+		out.Requests, out.RequestShapes = s.requestCounts(), s.requestShapes()
+		out.Listers = askListers(t, s.side, nsA, nsB)
+		out.ManagedFields = s.managedFields()
 	}
 	if diff := cmp.Diff(outcomes["client-go"], outcomes["ours"]); diff != "" {
 		t.Errorf("the factories differ (-client-go +ours):\n%s", diff)
 	}
 	if testing.Verbose() {
 		t.Logf("client-go's outcome: %+v", *outcomes["client-go"])
+		t.Logf("client-go's requests: %s", strings.Join(outcomes["client-go"].RequestShapes, "\n"))
 	}
 	// The premises: if these fail, the comparison above proved little.
 	theirs := outcomes["client-go"]
-	if !theirs.SamePodCache || theirs.Requests["pods WATCH"]+theirs.Requests["pods LIST"] == 0 || len(theirs.Calls["part A: pods"]) < 10 {
-		t.Errorf("client-go's run is not what the test expects: shared cache %v, requests %v, %d pod calls",
-			theirs.SamePodCache, theirs.Requests, len(theirs.Calls["part A: pods"]))
+	events := 0 // pod calls after the initial list
+	for _, c := range theirs.Calls["part A: pods"] {
+		if !strings.HasSuffix(c, "(initial list)") {
+			events++
+		}
+	}
+	if !theirs.SamePodCache || theirs.Requests["pods WATCH"]+theirs.Requests["pods LIST"] == 0 || events < 2 {
+		t.Errorf("client-go's run is not what the test expects: shared cache %v, requests %v, %d pod events",
+			theirs.SamePodCache, theirs.Requests, events)
 	}
 
 	for i, s := range sides {
@@ -183,6 +226,56 @@ func TestPlaygroundFactoryMatchesClientGo(t *testing.T) {
 		}
 	}
 	noLeakAfterShutdown(t, "both factories", before)
+}
+
+// requestShapes lists the distinct requests of the factory's clientset
+// without what varies between two runs (resourceVersion, timeoutSeconds):
+// method, path, and the parameters that say what is asked for.
+func (l *live) requestShapes() []string {
+	seen := map[string]bool{}
+	for _, r := range l.reqs.Requests() {
+		shape := r.Method + " " + r.Path
+		for _, p := range []string{"watch", "sendInitialEvents", "labelSelector", "fieldSelector", "limit", "allowWatchBookmarks", "resourceVersionMatch"} {
+			if v := r.Query.Get(p); v != "" {
+				shape += " " + p + "=" + v
+			}
+		}
+		seen[shape] = true
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// managedFields counts the managedFields entries every pod and deployment
+// in the caches holds: 0 with a transform that drops them.
+func (l *live) managedFields() int {
+	total := 0
+	for _, kind := range []string{"pods", "deployments"} {
+		switch i := l.informer(kind).(type) {
+		case interface{ GetStore() cache.Store }:
+			total += countManagedFields(i.GetStore().List())
+		case interface{ GetStore() informer.Store }:
+			total += countManagedFields(i.GetStore().List())
+		}
+	}
+	return total
+}
+
+func countManagedFields(objs []any) int {
+	n := 0
+	for _, obj := range objs {
+		if m, err := meta.Accessor(obj); err == nil {
+			n += len(m.GetManagedFields())
+		}
+	}
+	return n
+}
+
+// dropManagedFields is the factories' transform in the tweaked scenario.
+func dropManagedFields(obj any) (any, error) {
+	if m, err := meta.Accessor(obj); err == nil {
+		m.SetManagedFields(nil)
+	}
+	return obj, nil
 }
 
 // selectors are the label queries the listers are asked.
