@@ -114,7 +114,9 @@ func TestFakeClientsetMatchesClientGo(t *testing.T) {
 					_, err := pods.Update(ctx, demo.Pod("a", "pod-1", map[string]string{"app": "web", "tier": "back"}), metav1.UpdateOptions{})
 					return err
 				},
-				func() error { return pods.Delete(ctx, "pod-0", metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)}) },
+				func() error {
+					return pods.Delete(ctx, "pod-0", metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)})
+				},
 				func() error {
 					return client.AppsV1().Deployments("b").Delete(ctx, "deployment-0", metav1.DeleteOptions{})
 				},
@@ -173,4 +175,3 @@ func TestFakeClientsetLifecycleMatchesClientGo(t *testing.T) {
 		t.Logf("client-go: %q", theirs)
 	}
 }
-

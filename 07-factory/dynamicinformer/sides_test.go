@@ -170,7 +170,9 @@ type recorder struct {
 	changed chan struct{}
 }
 
-func newRecorder() *recorder { return &recorder{state: map[string]string{}, changed: make(chan struct{})} }
+func newRecorder() *recorder {
+	return &recorder{state: map[string]string{}, changed: make(chan struct{})}
+}
 
 func (r *recorder) OnAdd(obj any, initial bool) {
 	line := "add " + keyAndRV(obj)
