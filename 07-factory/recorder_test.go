@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/tools/cache"
@@ -19,6 +20,10 @@ import (
 // call as a line, and keeps the state the calls add up to (key → rv), so a
 // test can wait until a handler has caught up with the server.
 type recorder struct {
+	// start, if set, stamps each call with the time since (fake time, in
+	// testing/synctest, where it is exact).
+	start time.Time
+
 	mu      sync.Mutex
 	calls   []string
 	state   map[string]string
@@ -63,6 +68,9 @@ func (r *recorder) OnDelete(obj any) {
 func (r *recorder) record(line, key, rv string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if !r.start.IsZero() {
+		line = fmt.Sprintf("%v %s", time.Since(r.start), line)
+	}
 	r.calls = append(r.calls, line)
 	if rv == "" {
 		delete(r.state, key)

@@ -87,6 +87,8 @@ type options struct {
 	tweak     func(*metav1.ListOptions)
 	resync    time.Duration
 	transform func(any) (any, error)
+	// customResync is WithCustomResyncConfig's map.
+	customResync map[metav1.Object]time.Duration
 }
 
 // newClientGoSide builds client-go's factory over client.
@@ -100,6 +102,9 @@ func newClientGoSide(client kubernetes.Interface, o options) *side {
 	}
 	if o.transform != nil {
 		opts = append(opts, informers.WithTransform(o.transform))
+	}
+	if o.customResync != nil {
+		opts = append(opts, informers.WithCustomResyncConfig(o.customResync))
 	}
 	f := informers.NewSharedInformerFactoryWithOptions(client, o.resync, opts...)
 	inf := func(kind string) cache.SharedIndexInformer {
@@ -176,6 +181,9 @@ func newOurSide(client kubernetes.Interface, o options) *side {
 	}
 	if o.transform != nil {
 		opts = append(opts, factory.WithTransform(o.transform))
+	}
+	if o.customResync != nil {
+		opts = append(opts, factory.WithCustomResyncConfig(o.customResync))
 	}
 	f := factory.NewSharedInformerFactoryWithOptions(client, o.resync, opts...)
 	inf := func(kind string) informer.SharedIndexInformer {
