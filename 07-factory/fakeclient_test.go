@@ -33,8 +33,8 @@ func fakeObjects() []runtime.Object {
 		demo.Pod("b", "pod-0", map[string]string{"app": "web", "tier": "back"}),
 		&corev1.ConfigMap{ObjectMeta: meta("a", "configmap-0", "web")},
 		&corev1.Service{ObjectMeta: meta("b", "service-0", "db")},
-		deployment("a", "deployment-0", map[string]string{"app": "web", "tier": "front"}),
-		deployment("b", "deployment-0", map[string]string{"app": "db", "tier": "back"}),
+		demo.Deployment("a", "deployment-0", map[string]string{"app": "web", "tier": "front"}),
+		demo.Deployment("b", "deployment-0", map[string]string{"app": "db", "tier": "back"}),
 	}
 }
 

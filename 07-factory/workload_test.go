@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -76,7 +75,7 @@ func (w *workload) create(kind, ns, name string, labels map[string]string) error
 	case "configmaps":
 		_, err = w.client.CoreV1().ConfigMaps(ns).Create(w.ctx, &corev1.ConfigMap{ObjectMeta: meta, Data: map[string]string{"k": "v"}}, metav1.CreateOptions{})
 	case "deployments":
-		_, err = w.client.AppsV1().Deployments(ns).Create(w.ctx, deployment(ns, name, labels), metav1.CreateOptions{})
+		_, err = w.client.AppsV1().Deployments(ns).Create(w.ctx, demo.Deployment(ns, name, labels), metav1.CreateOptions{})
 	case "pods":
 		_, err = w.client.CoreV1().Pods(ns).Create(w.ctx, demo.Pod(ns, name, labels), metav1.CreateOptions{})
 	case "services":
@@ -166,21 +165,4 @@ func truth(ctx context.Context, client kubernetes.Interface, kind, namespace str
 		}
 	}
 	return out, nil
-}
-
-// deployment is a minimal Deployment the apiserver accepts. The playground
-// runs no controllers: it never gets a ReplicaSet or pods.
-func deployment(ns, name string, labels map[string]string) *appsv1.Deployment {
-	selector := map[string]string{"deployment": name}
-	return &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: labels},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: ptr.To[int32](1),
-			Selector: &metav1.LabelSelector{MatchLabels: selector},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: selector},
-				Spec:       demo.Pod("", "", nil).Spec,
-			},
-		},
-	}
 }
