@@ -5,6 +5,7 @@ package factory
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"time"
@@ -41,7 +42,7 @@ import (
 // type, so WaitForCacheSync names it).
 func (f *sharedInformerFactory) InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) informer.SharedIndexInformer {
 	if obj == nil {
-		err := fmt.Errorf("factory: InformerFor was given a nil object: it has no type to share an informer by")
+		err := errors.New("factory: InformerFor was given a nil object: it has no type to share an informer by")
 		utilruntime.HandleError(err)
 		return failingInformer(err)
 	}

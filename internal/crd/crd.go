@@ -7,8 +7,9 @@
 // Not a mirror of client-go: a helper for demos and tests. A CRD is an
 // object of the apiextensions.k8s.io/v1 API; Register creates it as an
 // unstructured object, then waits until the apiserver has accepted its
-// names, marked it Established, and serves its resource (the last can lag
-// the condition by a moment while the new handler is installed).
+// names, marked it Established, and serves its resource (which can lag the
+// condition by a moment while the new handler is installed, and lag longer
+// for writes than for reads).
 package crd
 
 import (
@@ -128,7 +129,8 @@ func lower(s string) string {
 const pollInterval = 100 * time.Millisecond
 
 // Register creates the CRD (one already there with the same name is taken
-// as it is) and waits until its resource can be listed, or ctx ends. A CRD
+// as it is) and waits until its resource can be listed and written (a
+// dry-run create in the default namespace), or ctx ends. A CRD
 // the apiserver refuses (a name taken by another group, a schema it rejects)
 // is reported with the condition that says why.
 func Register(ctx context.Context, client dynamic.Interface, d Definition) error {
@@ -151,9 +153,31 @@ func Register(ctx context.Context, client dynamic.Interface, d Definition) error
 			return false, nil
 		}
 		// Established can come before the resource's handler serves.
-		_, err = client.Resource(d.GVR()).List(ctx, metav1.ListOptions{Limit: 1})
-		return err == nil, nil
+		if _, err = client.Resource(d.GVR()).List(ctx, metav1.ListOptions{Limit: 1}); err != nil {
+			return false, nil
+		}
+		return d.acceptsWrites(ctx, client), nil
 	})
+}
+
+// acceptsWrites tries a dry-run create of an empty object of the kind. The
+// apiserver holds the first write to a new CRD's resource for a couple of
+// seconds after it serves reads; Register absorbs that wait here rather
+// than leave it to its caller's first create. A refusal by validation
+// (Invalid: a field the schema requires) also means writes are served.
+func (d Definition) acceptsWrites(ctx context.Context, client dynamic.Interface) bool {
+	probe := &unstructured.Unstructured{}
+	probe.SetGroupVersionKind(d.GVK())
+	probe.SetGenerateName("crd-probe-")
+	resource := client.Resource(d.GVR())
+	var err error
+	if d.Namespaced {
+		probe.SetNamespace(metav1.NamespaceDefault)
+		_, err = resource.Namespace(metav1.NamespaceDefault).Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+	} else {
+		_, err = resource.Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+	}
+	return err == nil || apierrors.IsInvalid(err)
 }
 
 // Unregister deletes the CRD, and with it every object of its kind, and
