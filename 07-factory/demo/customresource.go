@@ -6,6 +6,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -76,6 +77,7 @@ func (s *script) customResource() error {
 	if err != nil {
 		return err
 	}
+	slices.SortFunc(objs, func(a, b runtime.Object) int { return strings.Compare(key(a), key(b)) })
 	for i, obj := range objs {
 		if i == 5 {
 			s.tl.Note("… and %d more", len(objs)-5)

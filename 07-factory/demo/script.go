@@ -7,6 +7,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -219,6 +221,11 @@ func (s *script) listerFromCache() error {
 	if err != nil {
 		return err
 	}
+	// The cache's order is a map's: sort for a timeline that reads the same
+	// every run.
+	slices.SortFunc(deployments, func(a, b *appsv1.Deployment) int {
+		return strings.Compare(a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name)
+	})
 	for i, d := range deployments {
 		if i == 5 {
 			s.tl.Note("… and %d more", len(deployments)-5)
