@@ -23,6 +23,7 @@ import (
 	factory "informer-from-scratch/07-factory"
 	corev1informers "informer-from-scratch/07-factory/core/v1"
 	"informer-from-scratch/07-factory/dynamicinformer"
+	"informer-from-scratch/07-factory/internal/testenv"
 	"informer-from-scratch/07-factory/internalinterfaces"
 	"informer-from-scratch/internal/demo"
 )
@@ -73,13 +74,13 @@ func TestNilClientIsAClearError(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				errs := captureErrors(t)
+				errs := testenv.CaptureErrors(t)
 				f := factory.NewSharedInformerFactory(client, 0)
 				f.Core().V1().Pods().Informer()
 				if got := syncFor(t, f); !strings.Contains(got, "*v1.Pod") {
 					t.Errorf("WaitForCacheSyncWithContext(...).AsError() = %q, want the pod informer named", got)
 				}
-				if msgs := errs.take(); !reportedAny(msgs, internalinterfaces.ErrNilClient.Error()) {
+				if msgs := errs.Take(); !reportedAny(msgs, internalinterfaces.ErrNilClient.Error()) {
 					t.Errorf("reported %q; want %q among them", msgs, internalinterfaces.ErrNilClient)
 				}
 			})
@@ -87,7 +88,7 @@ func TestNilClientIsAClearError(t *testing.T) {
 	}
 	t.Run("dynamic", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			errs := captureErrors(t)
+			errs := testenv.CaptureErrors(t)
 			f := dynamicinformer.NewDynamicSharedInformerFactory(nil, 0)
 			gvr := schema.GroupVersionResource{Group: "samplecontroller.k8s.io", Version: "v1alpha1", Resource: "foos"}
 			f.ForResource(gvr)
@@ -98,7 +99,7 @@ func TestNilClientIsAClearError(t *testing.T) {
 				t.Errorf("a dynamic informer with a nil client synced")
 			}
 			f.Shutdown()
-			if msgs := errs.take(); !reportedAny(msgs, "listing "+gvr.String()+": "+internalinterfaces.ErrNilClient.Error()) {
+			if msgs := errs.Take(); !reportedAny(msgs, "listing "+gvr.String()+": "+internalinterfaces.ErrNilClient.Error()) {
 				t.Errorf("reported %q; want the nil client named with the resource", msgs)
 			}
 		})
@@ -132,7 +133,7 @@ func TestInformerForBadInput(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				errs := captureErrors(t)
+				errs := testenv.CaptureErrors(t)
 				f := factory.NewSharedInformerFactory(client, 0)
 				var inf informer.SharedIndexInformer
 				if tc.obj == nil {
@@ -146,7 +147,7 @@ func TestInformerForBadInput(t *testing.T) {
 				if _, err := inf.AddEventHandler(informer.ResourceEventHandlerFuncs{}); err != nil {
 					t.Errorf("the informer returned refuses a handler: %v", err)
 				}
-				if msgs := errs.take(); !reportedAny(msgs, tc.want) {
+				if msgs := errs.Take(); !reportedAny(msgs, tc.want) {
 					t.Errorf("reported %q; want %q", msgs, tc.want)
 				}
 				got := syncFor(t, f)

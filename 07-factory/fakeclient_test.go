@@ -17,6 +17,7 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/utils/ptr"
 
+	"informer-from-scratch/07-factory/internal/testenv"
 	"informer-from-scratch/internal/demo"
 )
 
@@ -76,11 +77,11 @@ func TestFakeClientsetMatchesClientGo(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			client := fake.NewClientset(fakeObjects()...)
 			s := newSide(client, options{})
-			recorders := map[string]*recorder{}
+			recorders := map[string]*testenv.Recorder{}
 			var order []string
 			synced := map[string]func() bool{}
 			handle := func(name, kind string) {
-				rec := newRecorder()
+				rec := testenv.NewRecorder()
 				hasSynced, err := s.addHandler(kind, rec)
 				if err != nil {
 					t.Fatal(err)
@@ -130,7 +131,7 @@ func TestFakeClientsetMatchesClientGo(t *testing.T) {
 			}
 			out.Calls, out.HandlersSynced = map[string][]string{}, map[string]bool{}
 			for _, name := range order {
-				out.Calls[name] = recorders[name].snapshot()
+				out.Calls[name] = recorders[name].Snapshot()
 				out.HandlersSynced[name] = synced[name]()
 			}
 			out.Listers = askListers(t, s, "a", "b")
@@ -188,8 +189,8 @@ func TestFakeClientsetCustomResyncMatchesClientGo(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			client := fake.NewClientset(fakeObjects()...)
 			s := newSide(client, options{customResync: map[metav1.Object]time.Duration{&corev1.Pod{}: time.Second}})
-			pods, configMaps := newRecorder(), newRecorder()
-			pods.start, configMaps.start = time.Now(), time.Now()
+			pods, configMaps := testenv.NewRecorder(), testenv.NewRecorder()
+			pods.Start, configMaps.Start = time.Now(), time.Now()
 			if _, err := s.addHandler("pods", pods); err != nil {
 				t.Fatal(err)
 			}
@@ -204,7 +205,7 @@ func TestFakeClientsetCustomResyncMatchesClientGo(t *testing.T) {
 			s.shutdown()
 			// A resync replays the cache in its (map) order: the calls of
 			// one instant are compared as a set.
-			calls = map[string][]string{"pods": pods.snapshot(), "configmaps": configMaps.snapshot()}
+			calls = map[string][]string{"pods": pods.Snapshot(), "configmaps": configMaps.Snapshot()}
 			for _, c := range calls {
 				slices.Sort(c)
 			}

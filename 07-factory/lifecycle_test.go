@@ -6,45 +6,13 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+
+	"informer-from-scratch/07-factory/internal/testenv"
 )
-
-// errorLog collects what the informers report through
-// utilruntime.HandleError while a test runs (the only way a running
-// informer, of either library, tells of a mistake such as being run twice).
-type errorLog struct {
-	mu   sync.Mutex
-	msgs []string
-}
-
-// captureErrors replaces utilruntime's error handlers until the test ends.
-// Tests in this package do not run in parallel, and a test swaps them only
-// while no informer runs.
-func captureErrors(t *testing.T) *errorLog {
-	l := &errorLog{}
-	saved := utilruntime.ErrorHandlers
-	utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{func(_ context.Context, err error, msg string, _ ...any) {
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		l.msgs = append(l.msgs, fmt.Sprintf("%s: %v", msg, err))
-	}}
-	t.Cleanup(func() { utilruntime.ErrorHandlers = saved })
-	return l
-}
-
-// take returns what was reported since the last take.
-func (l *errorLog) take() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	msgs := l.msgs
-	l.msgs = nil
-	return msgs
-}
 
 // lifecycleScript drives one factory through the rules of Start,
 // WaitForCacheSync and Shutdown and returns what it saw, one line per
@@ -64,7 +32,7 @@ func (l *errorLog) take() []string {
 // counts gives the requests made so far, by resource and verb; badTweak is
 // a tweak whose requests the server refuses, so its informer never syncs.
 func lifecycleScript(t *testing.T, ctx context.Context, newSide func(options) *side, counts func() map[string]int, badTweak func(*metav1.ListOptions)) []string {
-	errs := captureErrors(t)
+	errs := testenv.CaptureErrors(t)
 	var out []string
 	say := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	quick := func() (context.Context, context.CancelFunc) { return context.WithTimeout(ctx, 300*time.Millisecond) }
@@ -83,7 +51,7 @@ func lifecycleScript(t *testing.T, ctx context.Context, newSide func(options) *s
 	runCtx, stop := context.WithCancel(ctx)
 	s.start(runCtx)
 	waitSay(s, "after Start")
-	say("after Start: requests %v, errors %q", sortedMap(counts()), errs.take())
+	say("after Start: requests %v, errors %q", sortedMap(counts()), errs.Take())
 
 	configMaps := s.informer("configmaps")
 	say("configmaps requested after Start: HasSynced %v, IsStopped %v", configMaps.HasSynced(), configMaps.IsStopped())
@@ -93,7 +61,7 @@ func lifecycleScript(t *testing.T, ctx context.Context, newSide func(options) *s
 	waitSay(s, "after the second Start")
 	stopCh := make(chan struct{})
 	s.startStopCh(stopCh)
-	say("after a second and a third Start: requests %v, errors %q", sortedMap(counts()), errs.take())
+	say("after a second and a third Start: requests %v, errors %q", sortedMap(counts()), errs.Take())
 
 	stop()
 	s.shutdown()
@@ -125,7 +93,7 @@ func lifecycleScript(t *testing.T, ctx context.Context, newSide func(options) *s
 	waitSay(bad, "an informer that cannot sync")
 	badStop()
 	bad.shutdown()
-	say("after cancel and Shutdown: pods IsStopped %v; errors reported meanwhile: %v", bad.informer("pods").IsStopped(), len(errs.take()) > 0)
+	say("after cancel and Shutdown: pods IsStopped %v; errors reported meanwhile: %v", bad.informer("pods").IsStopped(), len(errs.Take()) > 0)
 	return out
 }
 

@@ -14,11 +14,13 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 
 	informer "informer-from-scratch/06-sharedinformer"
 
+	"informer-from-scratch/07-factory/internal/testenv"
 	"informer-from-scratch/internal/reqlog"
 )
 
@@ -29,7 +31,7 @@ var namespaceSeq atomic.Int64
 type live struct {
 	*side
 	reqs      *reqlog.Recorder
-	recorders map[string]*recorder
+	recorders map[string]*testenv.Recorder
 	kindOf    map[string]string // recorder name → kind
 	synced    map[string]func() bool
 	order     []string
@@ -42,13 +44,13 @@ func newLive(t *testing.T, newSide func(kubernetes.Interface, options) *side, o 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &live{side: newSide(client, o), reqs: reqs, recorders: map[string]*recorder{}, kindOf: map[string]string{}, synced: map[string]func() bool{}}
+	return &live{side: newSide(client, o), reqs: reqs, recorders: map[string]*testenv.Recorder{}, kindOf: map[string]string{}, synced: map[string]func() bool{}}
 }
 
 // handle registers a recorder called name on kind's informer.
 func (l *live) handle(t *testing.T, name, kind string) {
 	t.Helper()
-	rec := newRecorder()
+	rec := testenv.NewRecorder()
 	hasSynced, err := l.addHandler(kind, rec)
 	if err != nil {
 		t.Fatalf("%s: adding handler %s: %v", l.name, name, err)
@@ -69,7 +71,7 @@ func (l *live) requestCounts() map[string]int {
 
 // waitCaughtUp waits until every handler's state equals a fresh LIST of its
 // kind, filtered as the factory filters.
-func (l *live) waitCaughtUp(t *testing.T, ctx context.Context, admin kubernetes.Interface, namespace string, opts metav1.ListOptions) {
+func (l *live) waitCaughtUp(t *testing.T, ctx context.Context, admin dynamic.Interface, namespace string, opts metav1.ListOptions) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
@@ -78,7 +80,7 @@ func (l *live) waitCaughtUp(t *testing.T, ctx context.Context, admin kubernetes.
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := l.recorders[name].waitForState(ctx, want); err != nil {
+		if err := l.recorders[name].WaitForState(ctx, want); err != nil {
 			t.Fatalf("%s: handler %s never caught up with the server: %v", l.name, name, err)
 		}
 	}
@@ -128,8 +130,12 @@ func sharedScenario(t *testing.T, seed uint64, optionsFor func(nsA, nsB string) 
 	c := cluster(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	before := goroutinesBefore()
+	before := testenv.GoroutinesBefore()
 	admin, err := kubernetes.NewForConfig(c.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dyn, err := dynamic.NewForConfig(c.RESTConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,11 +191,11 @@ func sharedScenario(t *testing.T, seed uint64, optionsFor func(nsA, nsB string) 
 	}
 	w.run(80)
 	for _, s := range sides {
-		s.waitCaughtUp(t, ctx, admin, o.namespace, truthOptions)
+		s.waitCaughtUp(t, ctx, dyn, o.namespace, truthOptions)
 		out := outcomes[s.name]
 		out.Calls, out.HandlersSynced = map[string][]string{}, map[string]bool{}
 		for _, name := range s.order {
-			out.Calls[name] = s.recorders[name].snapshot()
+			out.Calls[name] = s.recorders[name].Snapshot()
 			out.HandlersSynced[name] = s.synced[name]()
 		}
 		out.Requests, out.RequestShapes = s.requestCounts(), s.requestShapes()
@@ -225,7 +231,7 @@ func sharedScenario(t *testing.T, seed uint64, optionsFor func(nsA, nsB string) 
 			}
 		}
 	}
-	noLeakAfterShutdown(t, "both factories", before)
+	testenv.NoLeakAfterShutdown(t, "both factories", before)
 }
 
 // requestShapes lists the distinct requests of the factory's clientset
@@ -349,14 +355,14 @@ func TestPlaygroundLifecycleMatchesClientGo(t *testing.T) {
 	badSelector := func(o *metav1.ListOptions) { o.LabelSelector = "app in (" }
 	transcripts := map[string][]string{}
 	for _, newSide := range []func(kubernetes.Interface, options) *side{newClientGoSide, newOurSide} {
-		before := goroutinesBefore()
+		before := testenv.GoroutinesBefore()
 		var l *live
 		script := lifecycleScript(t, ctx, func(o options) *side {
 			l = newLive(t, newSide, o)
 			return l.side
 		}, func() map[string]int { return l.requestCounts() }, badSelector)
 		transcripts[l.name] = script
-		noLeakAfterShutdown(t, l.name, before)
+		testenv.NoLeakAfterShutdown(t, l.name, before)
 	}
 	if testing.Verbose() {
 		t.Logf("client-go:\n%s", strings.Join(transcripts["client-go"], "\n"))

@@ -20,6 +20,7 @@ import (
 
 	informer "informer-from-scratch/06-sharedinformer"
 	factory "informer-from-scratch/07-factory"
+	"informer-from-scratch/07-factory/internal/testenv"
 )
 
 // The kinds every test asks both factories for, by resource name.
@@ -59,7 +60,7 @@ type side struct {
 	// (factory.Core().V1().Pods().Informer() and so on).
 	informer func(kind string) sharedInformer
 	// addHandler registers h on kind's informer (asking for it again).
-	addHandler func(kind string, h *recorder) (hasSynced func() bool, err error)
+	addHandler func(kind string, h *testenv.Recorder) (hasSynced func() bool, err error)
 	// forResource asks for a resource through ForResource, and returns its
 	// informer, its lister and the lister's view of one namespace.
 	forResource func(gvr schema.GroupVersionResource, namespace string) (sharedInformer, genericLister, genericLister, error)
@@ -125,7 +126,7 @@ func newClientGoSide(client kubernetes.Interface, o options) *side {
 	return &side{
 		name:     "client-go",
 		informer: func(kind string) sharedInformer { return inf(kind) },
-		addHandler: func(kind string, h *recorder) (func() bool, error) {
+		addHandler: func(kind string, h *testenv.Recorder) (func() bool, error) {
 			reg, err := inf(kind).AddEventHandler(h)
 			if err != nil {
 				return nil, err
@@ -204,7 +205,7 @@ func newOurSide(client kubernetes.Interface, o options) *side {
 	return &side{
 		name:     "ours",
 		informer: func(kind string) sharedInformer { return inf(kind) },
-		addHandler: func(kind string, h *recorder) (func() bool, error) {
+		addHandler: func(kind string, h *testenv.Recorder) (func() bool, error) {
 			reg, err := inf(kind).AddEventHandler(h)
 			if err != nil {
 				return nil, err
@@ -300,12 +301,5 @@ func key[T runtime.Object](obj T, err error) (string, error) {
 	if merr != nil {
 		return "", fmt.Errorf("%T: %w", obj, merr)
 	}
-	return objectKey(m.GetNamespace(), m.GetName()) + "@" + m.GetResourceVersion(), nil
-}
-
-func objectKey(namespace, name string) string {
-	if namespace == "" {
-		return name
-	}
-	return namespace + "/" + name
+	return testenv.ObjectKey(m.GetNamespace(), m.GetName()) + "@" + m.GetResourceVersion(), nil
 }

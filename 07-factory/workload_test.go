@@ -10,9 +10,11 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 
+	"informer-from-scratch/07-factory/internal/testenv"
 	"informer-from-scratch/internal/demo"
 )
 
@@ -118,51 +120,21 @@ func (w *workload) delete(kind, ns, name string) error {
 }
 
 // truth is a fresh LIST of kind from the server (in namespace, "" for
-// all, and matching selector): key → resourceVersion.
-func truth(ctx context.Context, client kubernetes.Interface, kind, namespace string, opts metav1.ListOptions) (map[string]string, error) {
+// all, and as opts filter it): key → resourceVersion. It reads through the
+// dynamic client, so one call serves every kind.
+func truth(ctx context.Context, client dynamic.Interface, kind, namespace string, opts metav1.ListOptions) (map[string]string, error) {
+	resource := client.Resource(gvrOf[kind])
+	var lister dynamic.ResourceInterface = resource
+	if kind != "namespaces" {
+		lister = resource.Namespace(namespace)
+	}
+	list, err := lister.List(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]string{}
-	add := func(m metav1.Object) { out[objectKey(m.GetNamespace(), m.GetName())] = m.GetResourceVersion() }
-	switch kind {
-	case "configmaps":
-		l, err := client.CoreV1().ConfigMaps(namespace).List(ctx, opts)
-		if err != nil {
-			return nil, err
-		}
-		for i := range l.Items {
-			add(&l.Items[i])
-		}
-	case "deployments":
-		l, err := client.AppsV1().Deployments(namespace).List(ctx, opts)
-		if err != nil {
-			return nil, err
-		}
-		for i := range l.Items {
-			add(&l.Items[i])
-		}
-	case "namespaces":
-		l, err := client.CoreV1().Namespaces().List(ctx, opts)
-		if err != nil {
-			return nil, err
-		}
-		for i := range l.Items {
-			add(&l.Items[i])
-		}
-	case "pods":
-		l, err := client.CoreV1().Pods(namespace).List(ctx, opts)
-		if err != nil {
-			return nil, err
-		}
-		for i := range l.Items {
-			add(&l.Items[i])
-		}
-	case "services":
-		l, err := client.CoreV1().Services(namespace).List(ctx, opts)
-		if err != nil {
-			return nil, err
-		}
-		for i := range l.Items {
-			add(&l.Items[i])
-		}
+	for _, item := range list.Items {
+		out[testenv.ObjectKey(item.GetNamespace(), item.GetName())] = item.GetResourceVersion()
 	}
 	return out, nil
 }

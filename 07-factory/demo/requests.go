@@ -53,13 +53,6 @@ func (c *requestCounts) total() int {
 	return total
 }
 
-// get is one resource's count of one verb.
-func (c *requestCounts) get(resource, verb string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.n[resource][verb]
-}
-
 // print writes the count as a small table of notes.
 func (c *requestCounts) print(tl *timeline.Timeline, title string) {
 	c.mu.Lock()

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -17,13 +16,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/dynamic"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 
 	factory "informer-from-scratch/07-factory"
+	"informer-from-scratch/07-factory/internal/testenv"
 	"informer-from-scratch/internal/crd"
 	"informer-from-scratch/internal/reqlog"
 )
@@ -58,7 +57,7 @@ func TestDynamicFakeMatchesClientGo(t *testing.T) {
 				crd.NewFoo("b", "foo-1", "db-1", 2, map[string]string{"app": "db"}),
 			)
 			s := newSide(client, "")
-			rec := newRecorder()
+			rec := testenv.NewRecorder()
 			first, err := s.forResource(fooGVR, rec)
 			if err != nil {
 				t.Fatal(err)
@@ -92,7 +91,7 @@ func TestDynamicFakeMatchesClientGo(t *testing.T) {
 				}
 				synctest.Wait()
 			}
-			out.Calls = rec.snapshot()
+			out.Calls = rec.Snapshot()
 			out.Listers = first.ask([]string{"a", "b"}, []string{"foo-0", "foo-1", "foo-2"})
 			out.Requests = map[string]int{}
 			for _, a := range client.Actions() {
@@ -155,7 +154,7 @@ func TestPlaygroundCRDMatchesClientGo(t *testing.T) {
 	type running struct {
 		s      *side
 		reqs   *reqlog.Recorder
-		rec    *recorder
+		rec    *testenv.Recorder
 		foos   resource
 		stopCh chan struct{}
 	}
@@ -166,7 +165,7 @@ func TestPlaygroundCRDMatchesClientGo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := &running{s: newSide(client, ""), reqs: reqs, rec: newRecorder(), stopCh: make(chan struct{})}
+		r := &running{s: newSide(client, ""), reqs: reqs, rec: testenv.NewRecorder(), stopCh: make(chan struct{})}
 		all = append(all, r)
 		if r.foos, err = r.s.forResource(fooGVR, r.rec); err != nil {
 			t.Fatal(err)
@@ -188,11 +187,14 @@ func TestPlaygroundCRDMatchesClientGo(t *testing.T) {
 	w.run(40)
 	want := w.truth()
 	for _, r := range all {
-		if err := r.rec.waitForState(want); err != nil {
+		waitCtx, waitCancel := context.WithTimeout(ctx, 30*time.Second)
+		err := r.rec.WaitForState(waitCtx, want)
+		waitCancel()
+		if err != nil {
 			t.Fatalf("%s: %v", r.s.name, err)
 		}
 		out := outcomes[r.s.name]
-		out.Calls = r.rec.snapshot()
+		out.Calls = r.rec.Snapshot()
 		out.Listers = r.foos.ask(namespaces, []string{"foo-0", "foo-1", "foo-2", "foo-3"})
 		out.Requests = map[string]int{}
 		for _, req := range r.reqs.Requests() {
@@ -232,7 +234,7 @@ func TestForResourceOfAnUnservedResource(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := newSide(client, "")
-		errs := captureErrors(t)
+		errs := testenv.CaptureErrors(t)
 		if _, err := s.forResource(bars, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -243,12 +245,11 @@ func TestForResourceOfAnUnservedResource(t *testing.T) {
 		synced[s.name] = s.waitForCacheSync(timeout)[bars]
 		close(stopCh)
 		s.shutdown()
-		for _, msg := range errs.take() {
+		for _, msg := range errs.Take() {
 			if strings.Contains(msg, "the server could not find the requested resource") {
 				reported[s.name] = true
 			}
 		}
-		errs.restore()
 	}
 	want := map[string]bool{"client-go": false, "ours": false}
 	if diff := cmp.Diff(want, synced); diff != "" {
@@ -319,33 +320,3 @@ func (w *fooWorkload) truth() map[string]string {
 	}
 	return out
 }
-
-// errorLog collects what informers report through utilruntime.HandleError.
-type errorLog struct {
-	mu    sync.Mutex
-	msgs  []string
-	saved []utilruntime.ErrorHandler
-}
-
-// captureErrors replaces utilruntime's error handlers until restore (or
-// the test's end); no informer may run while they are swapped.
-func captureErrors(t *testing.T) *errorLog {
-	l := &errorLog{saved: utilruntime.ErrorHandlers}
-	utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{func(_ context.Context, err error, msg string, _ ...any) {
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		l.msgs = append(l.msgs, fmt.Sprintf("%s: %v", msg, err))
-	}}
-	t.Cleanup(l.restore)
-	return l
-}
-
-func (l *errorLog) take() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	msgs := l.msgs
-	l.msgs = nil
-	return msgs
-}
-
-func (l *errorLog) restore() { utilruntime.ErrorHandlers = l.saved }
