@@ -1,13 +1,6 @@
 // Mirrors k8s.io/client-go v0.37.2 dynamic/dynamicinformer/interface.go:
 // DynamicSharedInformerFactory, TweakListOptionsFunc.
 
-// Package dynamicinformer is the shared informer factory for resources
-// that have no Go type in the clientset: a CustomResource, or any resource
-// a program only knows by name. It talks to the apiserver through the
-// dynamic client, and its informers hold *unstructured.Unstructured objects
-// (maps of JSON fields), keyed by GroupVersionResource instead of Go type.
-// Otherwise it is stage 07's factory again: one informer per resource,
-// shared, started, waited for and shut down together.
 package dynamicinformer
 
 import (

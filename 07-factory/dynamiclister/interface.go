@@ -1,10 +1,6 @@
 // Mirrors k8s.io/client-go v0.37.2 dynamic/dynamiclister/interface.go: Lister,
 // NamespaceLister.
 
-// Package dynamiclister lists and gets objects of any resource from an
-// informer's cache as *unstructured.Unstructured: the lister of
-// 07-factory/dynamicinformer, for resources with no Go type (a
-// CustomResource). Like every lister it reads the cache, never the server.
 package dynamiclister
 
 import (
