@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -27,7 +28,10 @@ import (
 	"informer-from-scratch/internal/reqlog"
 )
 
-var fooGVR = crd.Foo.GVR()
+var (
+	fooGVR = crd.Foo.GVR()
+	runSeq atomic.Int64
+)
 
 // outcome is what one dynamic factory did in a scenario.
 type outcome struct {
@@ -137,7 +141,9 @@ func TestPlaygroundCRDMatchesClientGo(t *testing.T) {
 	if err := crd.Register(ctx, admin, crd.Foo); err != nil {
 		t.Fatal(err)
 	}
-	namespaces := []string{"crd-a", "crd-b"}
+	// Unique per run: the playground outlives a run under -count.
+	n := runSeq.Add(1)
+	namespaces := []string{fmt.Sprintf("crd-a-%d", n), fmt.Sprintf("crd-b-%d", n)}
 	kube, err := kubernetes.NewForConfig(c.RESTConfig())
 	if err != nil {
 		t.Fatal(err)
