@@ -165,7 +165,12 @@ func TestFakeClientsetLifecycleMatchesClientGo(t *testing.T) {
 					})
 				}
 				return newSide(client, o)
-			}, func() map[string]int { return fakeCounts(client) }, func(*metav1.ListOptions) {})
+			}, func() map[string]int {
+				// The reflector's WATCH follows its LIST, which is what
+				// syncs the informer: let it be sent before counting.
+				synctest.Wait()
+				return fakeCounts(client)
+			}, func(*metav1.ListOptions) {})
 		})
 		return out
 	}
