@@ -97,6 +97,11 @@ test: playground-binaries
 conformance:
 	@GO=$(GO) $(GO) run ./internal/conformance $(ARGS)
 
+## generate: rewrite stage 07's generated informers and listers (07-factory/gen); make test fails when they are stale
+.PHONY: generate
+generate:
+	@$(GO) run ./07-factory/gen
+
 ## bench: the benchmarks, ours beside client-go's in the same run
 .PHONY: bench
 bench:
