@@ -102,6 +102,13 @@ conformance:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
+## bench-scale: initial sync, memory and steady state at 1,000 to 50,000 pods, ours beside client-go's and the floor (about 20 minutes; writes docs/bench/scale.md; ARGS=-h for options)
+.PHONY: bench-scale
+bench-scale:
+	@mkdir -p .bin docs/bench
+	@$(GO) build -o .bin/bench-scale ./cmd/bench-scale
+	@./.bin/bench-scale $(ARGS)
+
 ## playground: build the playground's kube-apiserver, etcd and kubectl (once per machine)
 .PHONY: playground
 playground:
