@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -43,6 +44,9 @@ type spec struct {
 	Burst    int           // updates sent as fast as they are taken
 	Paced    int           // updates sent one every Interval, for latency
 	Interval time.Duration //
+	// Profile, if set, is a path prefix: the sync's CPU profile goes to
+	// Profile+".cpu.pprof", its allocations to Profile+".allocs.pprof".
+	Profile string
 }
 
 // result is what a child prints, as one JSON line.
@@ -170,6 +174,10 @@ func measureSync(s spec, client kubernetes.Interface) (result, error) {
 	defer cancel()
 	base := settledHeap()
 	_, allocBefore := heapNow()
+	stopProfile, err := startProfile(s.Profile)
+	if err != nil {
+		return result{}, err
+	}
 	sampler := startHeapSampler()
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -187,6 +195,9 @@ func measureSync(s spec, client kubernetes.Interface) (result, error) {
 	}
 	elapsed := time.Since(start)
 	peak := sampler.Stop()
+	if err := stopProfile(); err != nil {
+		return result{}, err
+	}
 	_, allocAfter := heapNow()
 	held := settledHeap()
 	runtime.KeepAlive(inf.keepAlive)
@@ -196,6 +207,31 @@ func measureSync(s spec, client kubernetes.Interface) (result, error) {
 		Allocated:   allocAfter - allocBefore,
 		HeldPerObj:  float64(held-min(held, base)) / float64(s.N),
 		PeakRSS:     peakRSS(),
+	}, nil
+}
+
+// startProfile starts a CPU profile when prefix is set; the returned stop
+// ends it and writes the allocations made since the process started.
+func startProfile(prefix string) (stop func() error, err error) {
+	if prefix == "" {
+		return func() error { return nil }, nil
+	}
+	cpu, err := os.Create(prefix + ".cpu.pprof")
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(cpu); err != nil {
+		return nil, err
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		cpu.Close()
+		f, err := os.Create(prefix + ".allocs.pprof")
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		return pprof.Lookup("allocs").WriteTo(f, 0)
 	}, nil
 }
 

@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -41,6 +42,8 @@ func main() {
 	out := flag.String("out", "docs/bench/scale.md", "where to write the report (empty: only print it)")
 	playgroundN := flag.Int("playground", 10000, "pods for the check against the playground (0: skip it)")
 	steady := flag.Bool("steady", true, "measure the steady state (updates to 1 and 10 handlers)")
+	profile := flag.String("profile", "", "write a CPU and an allocation profile of every sync into this directory")
+	only := flag.String("only", "", "measure only the syncs of this encoding/mode, e.g. json/watchlist")
 	flag.Parse()
 	klog.SetLogger(logr.Discard())
 
@@ -64,7 +67,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench-scale: -reps must be at least 1")
 		os.Exit(2)
 	}
-	b := &bench{reps: *reps, results: map[key][]result{}, started: time.Now()}
+	b := &bench{reps: *reps, results: map[key][]result{}, started: time.Now(), profile: *profile, only: *only}
 	if err := b.run(ns, *steady, *playgroundN); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-scale:", err)
 		os.Exit(1)
@@ -92,6 +95,8 @@ type key struct {
 }
 
 type bench struct {
+	profile string
+	only    string
 	reps    int
 	results map[key][]result
 	started time.Time
@@ -143,6 +148,9 @@ func (b *bench) syncRuns(pods []corev1.Pod, enc replay.Encoding) error {
 
 	var specs []spec
 	for _, mode := range modes {
+		if b.only != "" && b.only != string(enc)+"/"+mode {
+			continue
+		}
 		url := whole.URL()
 		if mode == "list-paged" {
 			url = paged.URL()
@@ -205,6 +213,9 @@ func (b *bench) repeat(source string, specs []spec) error {
 }
 
 func (b *bench) once(source string, rep int, s spec) error {
+	if b.profile != "" && s.Kind == "sync" {
+		s.Profile = filepath.Join(b.profile, fmt.Sprintf("%s-%s-%s-%d-%s%s-%d", source, s.Encoding, s.Mode, s.N, s.Impl, transformTag(s.Transform), rep+1))
+	}
 	r, err := runOne(s)
 	if err != nil {
 		return fmt.Errorf("%s %s %s %s N=%d: %w", s.Kind, s.Impl, s.Encoding, s.Mode, s.N, err)

@@ -37,10 +37,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// The reflector's pager asks for 500 pods a page: 1,100 pods make three.
+// Few pods, for a quick test under -race; pages of 50 make three of them.
 const (
-	testPods    = 1100
-	testUpdates = 40
+	testPods     = 120
+	testPageSize = 50
+	testUpdates  = 20
 )
 
 // TestBothInformersEndWithTheServersPods is the scale benchmark's
@@ -64,7 +65,7 @@ func TestBothInformersEndWithTheServersPods(t *testing.T) {
 		for _, mode := range []string{"watchlist", "list", "list-paged"} {
 			t.Run(fmt.Sprintf("%s/%s", enc, mode), func(t *testing.T) {
 				clientfeaturestesting.SetFeatureDuringTest(t, clientfeatures.WatchListClient, mode == "watchlist")
-				srv, err := replay.Start(pods, replay.Options{Encoding: enc, Paged: mode == "list-paged", Updates: testUpdates})
+				srv, err := replay.Start(pods, replay.Options{Encoding: enc, Paged: mode == "list-paged", MaxPageSize: testPageSize, Updates: testUpdates})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -100,7 +101,7 @@ func TestBothInformersEndWithTheServersPods(t *testing.T) {
 // and its handler has seen every update, and returns its cache.
 func syncAndUpdate(t *testing.T, srv *replay.Server, side string, watchList bool) map[string]*corev1.Pod {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	client, err := kubernetes.NewForConfig(srv.RESTConfig())
 	if err != nil {

@@ -25,6 +25,9 @@ type Options struct {
 	// one piece, as the apiserver's watch cache answers the
 	// resourceVersion="0" LIST a reflector starts with.
 	Paged bool
+	// MaxPageSize, if set, caps a page below the client's limit, as the
+	// apiserver may: a test gets several pages from a few pods.
+	MaxPageSize int64
 	// Updates is how many update events Send can stream, encoded up front.
 	Updates int
 }
@@ -188,6 +191,9 @@ func (s *Server) serveList(w http.ResponseWriter, r *http.Request) {
 	body := s.full
 	limit, _ := strconv.ParseInt(r.URL.Query().Get("limit"), 10, 64)
 	if s.opts.Paged && limit > 0 {
+		if s.opts.MaxPageSize > 0 {
+			limit = min(limit, s.opts.MaxPageSize)
+		}
 		pages, err := s.pagesFor(limit)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
