@@ -30,13 +30,13 @@ func (b *bench) median(k key, field func(result) float64) float64 {
 	return (vs[len(vs)/2-1] + vs[len(vs)/2]) / 2
 }
 
-func syncTime(r result) float64 { return r.SyncSeconds }
-func peakHeap(r result) float64 { return float64(r.PeakHeap) }
+func syncTime(r result) float64  { return r.SyncSeconds }
+func peakHeap(r result) float64  { return float64(r.PeakHeap) }
 func allocated(r result) float64 { return float64(r.Allocated) }
-func held(r result) float64     { return r.HeldPerObj }
-func rate(r result) float64     { return r.EventsPerSec }
-func p50(r result) float64      { return r.P50 }
-func p99(r result) float64      { return r.P99 }
+func held(r result) float64      { return r.HeldPerObj }
+func rate(r result) float64      { return r.EventsPerSec }
+func p50(r result) float64       { return r.P50 }
+func p99(r result) float64       { return r.P99 }
 
 func syncKey(impl string, enc replay.Encoding, mode string, n int) key {
 	return key{Kind: "sync", Impl: impl, Source: "replay", Encoding: enc, Mode: mode, N: n}
