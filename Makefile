@@ -73,7 +73,10 @@ ifeq ($(STAGE),)
 else
 	@mkdir -p .bin
 	@echo "Compiling the stage $(STAGE) demo…"
-	@$(GO) build -o .bin/stage$(STAGE) ./$(STAGE_DIR_$(STAGE))/demo
+	@# go build -v names each package it compiles: none when the build cache is
+	@# warm, about 600 (client-go and the standard library) the first time.
+	@set -o pipefail; $(GO) build -v -o .bin/stage$(STAGE) ./$(STAGE_DIR_$(STAGE))/demo 2>&1 | \
+	  awk '/^[^ :]+$$/ { if (++n % 100 == 0) printf "  compiled %d packages (about 600 on a first build; later builds reuse them)\n", n; fflush(); next } { print }'
 	@exec ./.bin/stage$(STAGE) $(ARGS)
 endif
 

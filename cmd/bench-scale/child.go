@@ -18,10 +18,13 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
+	apiruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/tools/pager"
 	"k8s.io/utils/ptr"
 
 	listwatch "informer-from-scratch/01-listwatch"
@@ -235,14 +238,17 @@ func startProfile(prefix string) (stop func() error, err error) {
 	}, nil
 }
 
-// measureFloor is the least any informer must do: one LIST of every pod,
-// over the same loopback, decoded into a PodList, and nothing else.
+// measureFloor is the least any informer must do in a mode: read the
+// same bytes over the same loopback and decode them into pods, nothing
+// else. For a LIST, one request decoded into a PodList; for a paged LIST,
+// client-go's pager over the same pages; for WatchList, the same stream
+// read until its bookmark, each pod kept in a slice.
 func measureFloor(s spec, client kubernetes.Interface) (result, error) {
 	base := settledHeap()
 	_, allocBefore := heapNow()
 	sampler := startHeapSampler()
 	start := time.Now()
-	list, err := client.CoreV1().Pods("").List(context.Background(), metav1.ListOptions{ResourceVersion: "0"})
+	pods, err := floorRead(s, client)
 	if err != nil {
 		return result{}, err
 	}
@@ -250,10 +256,10 @@ func measureFloor(s spec, client kubernetes.Interface) (result, error) {
 	peak := sampler.Stop()
 	_, allocAfter := heapNow()
 	held := settledHeap()
-	if len(list.Items) != s.N {
-		return result{}, fmt.Errorf("the floor's LIST has %d pods, want %d", len(list.Items), s.N)
+	if n := floorLen(pods); n != s.N {
+		return result{}, fmt.Errorf("the floor read %d pods, want %d", n, s.N)
 	}
-	runtime.KeepAlive(list)
+	runtime.KeepAlive(pods)
 	return result{
 		SyncSeconds: elapsed.Seconds(),
 		PeakHeap:    peak - min(peak, base),
@@ -261,6 +267,56 @@ func measureFloor(s spec, client kubernetes.Interface) (result, error) {
 		HeldPerObj:  float64(held-min(held, base)) / float64(s.N),
 		PeakRSS:     peakRSS(),
 	}, nil
+}
+
+func floorLen(pods any) int {
+	switch p := pods.(type) {
+	case *corev1.PodList:
+		return len(p.Items)
+	case []apiruntime.Object:
+		return len(p)
+	}
+	return -1
+}
+
+func floorRead(s spec, client kubernetes.Interface) (any, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	pods := client.CoreV1().Pods("")
+	switch s.Mode {
+	case "list":
+		return pods.List(ctx, metav1.ListOptions{ResourceVersion: "0"})
+	case "list-paged":
+		p := pager.New(func(ctx context.Context, opts metav1.ListOptions) (apiruntime.Object, error) {
+			return pods.List(ctx, opts)
+		})
+		list, _, err := p.List(ctx, metav1.ListOptions{ResourceVersion: "0"})
+		if err != nil {
+			return nil, err
+		}
+		return meta.ExtractList(list)
+	case "watchlist":
+		w, err := pods.Watch(ctx, metav1.ListOptions{
+			SendInitialEvents: ptr.To(true), AllowWatchBookmarks: true,
+			ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan,
+		})
+		if err != nil {
+			return nil, err
+		}
+		defer w.Stop()
+		var got []apiruntime.Object
+		for ev := range w.ResultChan() {
+			if ev.Type == watch.Bookmark {
+				if m, err := meta.Accessor(ev.Object); err == nil && m.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true" {
+					return got, nil
+				}
+				continue
+			}
+			got = append(got, ev.Object)
+		}
+		return nil, errors.New("the WatchList stream ended before its bookmark")
+	}
+	return nil, fmt.Errorf("no floor for mode %q", s.Mode)
 }
 
 // latencyHandler records, per handler, when each update reached it.

@@ -158,8 +158,8 @@ func (b *bench) syncRuns(pods []corev1.Pod, enc replay.Encoding) error {
 		for _, impl := range impls {
 			specs = append(specs, spec{Kind: "sync", Impl: impl, URL: url, Encoding: enc, Mode: mode, N: n})
 		}
+		specs = append(specs, spec{Kind: "floor", Impl: "floor", URL: url, Encoding: enc, Mode: mode, N: n})
 	}
-	specs = append(specs, spec{Kind: "floor", Impl: "floor", URL: whole.URL(), Encoding: enc, Mode: "list", N: n})
 	if enc == replay.JSON {
 		for _, impl := range impls[:2] {
 			specs = append(specs, spec{Kind: "sync", Impl: impl, URL: whole.URL(), Encoding: enc, Mode: "watchlist", N: n, Transform: true})

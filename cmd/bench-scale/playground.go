@@ -46,8 +46,8 @@ func (b *bench) playgroundRuns(n int) error {
 		for _, impl := range impls[:2] {
 			specs = append(specs, spec{Kind: "sync", Impl: impl, Kubeconfig: c.Kubeconfig, Encoding: replay.JSON, Mode: mode, N: n})
 		}
+		specs = append(specs, spec{Kind: "floor", Impl: "floor", Kubeconfig: c.Kubeconfig, Encoding: replay.JSON, Mode: mode, N: n})
 	}
-	specs = append(specs, spec{Kind: "floor", Impl: "floor", Kubeconfig: c.Kubeconfig, Encoding: replay.JSON, Mode: "list", N: n})
 	return b.repeat("playground", specs)
 }
 

@@ -57,7 +57,7 @@ func fakeGoBuild(t *testing.T, buildExit int) {
 case "$1" in
 env) echo go1.98.0 ;;
 list) echo "go: downloading example.com/a v1.0.0" >&2; echo "go: downloading example.com/b v1.0.0" >&2
-      printf 'runtime\nexample.com/a\nexample.com/b\nk8s.io/kubernetes/cmd/kube-apiserver\n' ;;
+      printf 'runtime\n\nexample.com/a\nexample.com/b\n\nk8s.io/kubernetes/cmd/kube-apiserver\n' ;;
 build) printf 'runtime\nexample.com/a\n' >&2
       [ ` + strconv.Itoa(buildExit) + ` = 0 ] || { echo "example.com/b: compile error" >&2; exit ` + strconv.Itoa(buildExit) + `; }
       printf 'k8s.io/kubernetes/cmd/kube-apiserver\n' >&2
