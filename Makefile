@@ -105,7 +105,7 @@ conformance:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-## bench-scale: initial sync, memory and steady state at 1,000 to 50,000 pods, ours beside client-go's and the floor (about 20 minutes; writes docs/bench/scale.md; ARGS=-h for options)
+## bench-scale: initial sync, memory and steady state at 1,000 to 50,000 pods, ours beside client-go's and the floor (about 30 minutes on 2 cores; writes docs/bench/scale.md; ARGS=-h for options)
 .PHONY: bench-scale
 bench-scale:
 	@mkdir -p .bin docs/bench

@@ -38,7 +38,7 @@ import (
 func main() {
 	child := flag.String("child", "", "run one measurement (used by bench-scale itself)")
 	sizes := flag.String("n", "1000,10000,50000", "numbers of pods, comma-separated")
-	reps := flag.Int("reps", 5, "repetitions of each measurement (the report gives medians)")
+	reps := flag.Int("reps", 3, "repetitions of each measurement (the report gives medians)")
 	out := flag.String("out", "docs/bench/scale.md", "where to write the report (empty: only print it)")
 	playgroundN := flag.Int("playground", 10000, "pods for the check against the playground (0: skip it)")
 	steady := flag.Bool("steady", true, "measure the steady state (updates to 1 and 10 handlers)")
@@ -156,6 +156,10 @@ func (b *bench) syncRuns(pods []corev1.Pod, enc replay.Encoding) error {
 			url = paged.URL()
 		}
 		for _, impl := range impls {
+			// DeltaFIFO against RealFIFO is a variant: JSON shows it.
+			if impl == "ours-deltafifo" && enc != replay.JSON {
+				continue
+			}
 			specs = append(specs, spec{Kind: "sync", Impl: impl, URL: url, Encoding: enc, Mode: mode, N: n})
 		}
 		specs = append(specs, spec{Kind: "floor", Impl: "floor", URL: url, Encoding: enc, Mode: mode, N: n})
@@ -169,12 +173,14 @@ func (b *bench) syncRuns(pods []corev1.Pod, enc replay.Encoding) error {
 }
 
 // Steady state: 1,000 pods (the size of the cache hardly matters to one
-// event), a burst of 20,000 updates, then 3,000 at 1,000 a second.
+// event), a burst of 5,000 updates, then 1,000 at 200 a second: a rate
+// well under what either informer can decode on a busy 2-core machine, so
+// the latency is the pipeline's and not a queue's.
 const (
 	steadyPods     = 1000
-	steadyBurst    = 20000
-	steadyPaced    = 3000
-	steadyInterval = time.Millisecond
+	steadyBurst    = 5000
+	steadyPaced    = 1000
+	steadyInterval = 5 * time.Millisecond
 )
 
 func (b *bench) steadyRuns() error {
