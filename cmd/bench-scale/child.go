@@ -67,6 +67,7 @@ type result struct {
 type side struct {
 	run       func(context.Context)
 	hasSynced func() bool
+	add       func(cache.ResourceEventHandler) error
 	keepAlive any
 }
 
@@ -97,19 +98,15 @@ func dropManagedFields(obj any) (any, error) {
 // in this process's environment; ours is an option.
 func newSide(s spec, client kubernetes.Interface, handler cache.ResourceEventHandler) (side, error) {
 	rc := client.CoreV1().RESTClient()
+	var sd side
+	var setTransform func() error
 	switch s.Impl {
 	case "client-go":
 		lw := cache.NewListWatchFromClient(rc, "pods", "", fields.Everything())
 		inf := cache.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
-		if s.Transform {
-			if err := inf.SetTransform(dropManagedFields); err != nil {
-				return side{}, err
-			}
-		}
-		if _, err := inf.AddEventHandler(handler); err != nil {
-			return side{}, err
-		}
-		return side{inf.RunWithContext, inf.HasSynced, inf}, nil
+		setTransform = func() error { return inf.SetTransform(dropManagedFields) }
+		sd = side{run: inf.RunWithContext, hasSynced: inf.HasSynced, keepAlive: inf,
+			add: func(h cache.ResourceEventHandler) error { _, err := inf.AddEventHandler(h); return err }}
 	case "ours", "ours-deltafifo":
 		lw := listwatch.NewListWatchFromClient(rc, "pods", "", fields.Everything())
 		queue := informer.QueueRealFIFO
@@ -121,17 +118,18 @@ func newSide(s spec, client kubernetes.Interface, handler cache.ResourceEventHan
 			Queue:        queue,
 			UseWatchList: ptr.To(s.Mode == "watchlist"),
 		})
-		if s.Transform {
-			if err := inf.SetTransform(dropManagedFields); err != nil {
-				return side{}, err
-			}
-		}
-		if _, err := inf.AddEventHandler(handler); err != nil {
+		setTransform = func() error { return inf.SetTransform(dropManagedFields) }
+		sd = side{run: inf.RunWithContext, hasSynced: inf.HasSynced, keepAlive: inf,
+			add: func(h cache.ResourceEventHandler) error { _, err := inf.AddEventHandler(h); return err }}
+	default:
+		return side{}, fmt.Errorf("no informer called %q", s.Impl)
+	}
+	if s.Transform {
+		if err := setTransform(); err != nil {
 			return side{}, err
 		}
-		return side{inf.RunWithContext, inf.HasSynced, inf}, nil
 	}
-	return side{}, fmt.Errorf("no informer called %q", s.Impl)
+	return sd, sd.add(handler)
 }
 
 // runChild runs one measurement and prints its result.
@@ -175,40 +173,52 @@ func measureSync(s spec, client kubernetes.Interface) (result, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	base := settledHeap()
-	_, allocBefore := heapNow()
-	stopProfile, err := startProfile(s.Profile)
-	if err != nil {
-		return result{}, err
-	}
-	sampler := startHeapSampler()
-	start := time.Now()
 	var wg sync.WaitGroup
 	runCtx, stop := context.WithCancel(ctx)
 	defer func() {
 		stop()
 		wg.Wait()
 	}()
-	wg.Go(func() { inf.run(runCtx) })
-	for !inf.hasSynced() {
-		if ctx.Err() != nil {
-			return result{}, errors.New("the informer did not sync in 5 minutes")
+	return measured(s.N, s.Profile, func() (any, error) {
+		wg.Go(func() { inf.run(runCtx) })
+		for !inf.hasSynced() {
+			if ctx.Err() != nil {
+				return nil, errors.New("the informer did not sync in 5 minutes")
+			}
+			time.Sleep(time.Millisecond)
 		}
-		time.Sleep(time.Millisecond)
+		return inf.keepAlive, nil
+	})
+}
+
+// measured runs work with the heap sampled throughout and times it, then
+// weighs what work returned once only what is reachable is left.
+func measured(n int, profile string, work func() (keep any, err error)) (result, error) {
+	base := settledHeap()
+	_, allocBefore := heapNow()
+	stopProfile, err := startProfile(profile)
+	if err != nil {
+		return result{}, err
 	}
+	sampler := startHeapSampler()
+	start := time.Now()
+	keep, err := work()
 	elapsed := time.Since(start)
 	peak := sampler.Stop()
-	if err := stopProfile(); err != nil {
+	if perr := stopProfile(); err == nil {
+		err = perr
+	}
+	if err != nil {
 		return result{}, err
 	}
 	_, allocAfter := heapNow()
 	held := settledHeap()
-	runtime.KeepAlive(inf.keepAlive)
+	runtime.KeepAlive(keep)
 	return result{
 		SyncSeconds: elapsed.Seconds(),
 		PeakHeap:    peak - min(peak, base),
 		Allocated:   allocAfter - allocBefore,
-		HeldPerObj:  float64(held-min(held, base)) / float64(s.N),
+		HeldPerObj:  float64(held-min(held, base)) / float64(n),
 		PeakRSS:     peakRSS(),
 	}, nil
 }
@@ -244,29 +254,13 @@ func startProfile(prefix string) (stop func() error, err error) {
 // client-go's pager over the same pages; for WatchList, the same stream
 // read until its bookmark, each pod kept in a slice.
 func measureFloor(s spec, client kubernetes.Interface) (result, error) {
-	base := settledHeap()
-	_, allocBefore := heapNow()
-	sampler := startHeapSampler()
-	start := time.Now()
-	pods, err := floorRead(s, client)
-	if err != nil {
-		return result{}, err
-	}
-	elapsed := time.Since(start)
-	peak := sampler.Stop()
-	_, allocAfter := heapNow()
-	held := settledHeap()
-	if n := floorLen(pods); n != s.N {
-		return result{}, fmt.Errorf("the floor read %d pods, want %d", n, s.N)
-	}
-	runtime.KeepAlive(pods)
-	return result{
-		SyncSeconds: elapsed.Seconds(),
-		PeakHeap:    peak - min(peak, base),
-		Allocated:   allocAfter - allocBefore,
-		HeldPerObj:  float64(held-min(held, base)) / float64(s.N),
-		PeakRSS:     peakRSS(),
-	}, nil
+	return measured(s.N, "", func() (any, error) {
+		pods, err := floorRead(s, client)
+		if err == nil && floorLen(pods) != s.N {
+			err = fmt.Errorf("the floor read %d pods, want %d", floorLen(pods), s.N)
+		}
+		return pods, err
+	})
 }
 
 func floorLen(pods any) int {
@@ -357,8 +351,10 @@ func measureSteady(s spec, client kubernetes.Interface) (result, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	if err := addMore(inf, handlers[1:]); err != nil {
-		return result{}, err
+	for _, h := range handlers[1:] {
+		if err := inf.add(h); err != nil {
+			return result{}, err
+		}
 	}
 	var wg sync.WaitGroup
 	runCtx, stop := context.WithCancel(ctx)
@@ -415,23 +411,6 @@ func measureSteady(s spec, client kubernetes.Interface) (result, error) {
 	r.P50 = lat[len(lat)/2]
 	r.P99 = lat[len(lat)*99/100]
 	return r, nil
-}
-
-// addMore registers the handlers after the first on the informer.
-func addMore(inf side, handlers []*latencyHandler) error {
-	for _, h := range handlers {
-		var err error
-		switch i := inf.keepAlive.(type) {
-		case cache.SharedIndexInformer:
-			_, err = i.AddEventHandler(h)
-		case informer.SharedIndexInformer:
-			_, err = i.AddEventHandler(h)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func postSend(ctx context.Context, url string, from, count int, interval time.Duration) ([]int64, error) {
