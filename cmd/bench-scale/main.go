@@ -41,6 +41,7 @@ func main() {
 	reps := flag.Int("reps", 3, "repetitions of each measurement (the report gives medians)")
 	out := flag.String("out", "docs/bench/scale.md", "where to write the report (empty: only print it)")
 	playgroundN := flag.Int("playground", 10000, "pods for the check against the playground (0: skip it)")
+	syncs := flag.Bool("sync", true, "measure the initial syncs at every -n")
 	steady := flag.Bool("steady", true, "measure the steady state (updates to 1 and 10 handlers)")
 	profile := flag.String("profile", "", "write a CPU and an allocation profile of every sync into this directory")
 	only := flag.String("only", "", "measure only the syncs of this encoding/mode, e.g. json/watchlist")
@@ -68,6 +69,9 @@ func main() {
 		os.Exit(2)
 	}
 	b := &bench{reps: *reps, results: map[key][]result{}, started: time.Now(), profile: *profile, only: *only}
+	if !*syncs {
+		ns = nil
+	}
 	if err := b.run(ns, *steady, *playgroundN); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-scale:", err)
 		os.Exit(1)
