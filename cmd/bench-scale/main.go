@@ -168,7 +168,7 @@ func (b *bench) syncRuns(pods []corev1.Pod, enc replay.Encoding) error {
 		}
 		specs = append(specs, spec{Kind: "floor", Impl: "floor", URL: url, Encoding: enc, Mode: mode, N: n})
 	}
-	if enc == replay.JSON {
+	if enc == replay.JSON && (b.only == "" || b.only == "json/watchlist") {
 		for _, impl := range impls[:2] {
 			specs = append(specs, spec{Kind: "sync", Impl: impl, URL: whole.URL(), Encoding: enc, Mode: "watchlist", N: n, Transform: true})
 		}
