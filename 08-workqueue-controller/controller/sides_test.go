@@ -1,0 +1,273 @@
+package controller_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/dynamic"
+	cgdynamicinformer "k8s.io/client-go/dynamic/dynamicinformer"
+	cgdynamiclister "k8s.io/client-go/dynamic/dynamiclister"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	appslisters "k8s.io/client-go/listers/apps/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	cgworkqueue "k8s.io/client-go/util/workqueue"
+
+	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/internal/crd"
+)
+
+// A side is one informer stack under the same controller: ours (stages
+// 01-08) or client-go's (its informers factory, dynamicinformer and
+// util/workqueue). The reconcile logic is the same code on both; what
+// differs is everything that feeds it keys and objects.
+type side struct {
+	name      string
+	informers func(kube kubernetes.Interface, dyn dynamic.Interface, namespace string) controller.Informers
+	// options fills in the side's queue and rate limiter.
+	options func(opts *controller.Options)
+}
+
+var (
+	ours = side{
+		name:      "ours",
+		informers: controller.NewInformers,
+		options:   func(*controller.Options) {}, // our queue and limiter are the defaults
+	}
+	clientGo = side{
+		name:      "client-go",
+		informers: newClientGoInformers,
+		options: func(opts *controller.Options) {
+			opts.RateLimiter = cgworkqueue.DefaultTypedControllerRateLimiter[informer.ObjectName]()
+			opts.NewQueue = func(limiter controller.RateLimiter) controller.Queue {
+				return cgworkqueue.NewTypedRateLimitingQueueWithConfig[informer.ObjectName](limiter,
+					cgworkqueue.TypedRateLimitingQueueConfig[informer.ObjectName]{Name: controller.QueueName})
+			}
+		},
+	}
+	sides = []side{clientGo, ours}
+)
+
+// clientGoInformers is controller.Informers on client-go's informers.
+type clientGoInformers struct {
+	factory        informers.SharedInformerFactory
+	dynamicFactory cgdynamicinformer.DynamicSharedInformerFactory
+	deployments    appslisters.DeploymentLister
+	foos           informers.GenericInformer
+	fooLister      cgdynamiclister.Lister
+	registrations  []cache.ResourceEventHandlerRegistration
+}
+
+func newClientGoInformers(kube kubernetes.Interface, dyn dynamic.Interface, namespace string) controller.Informers {
+	f := informers.NewSharedInformerFactoryWithOptions(kube, 0, informers.WithNamespace(namespace))
+	df := cgdynamicinformer.NewFilteredDynamicSharedInformerFactory(dyn, 0, namespace, nil)
+	foos := df.ForResource(crd.Foo.GVR())
+	return &clientGoInformers{
+		factory:        f,
+		dynamicFactory: df,
+		deployments:    f.Apps().V1().Deployments().Lister(),
+		foos:           foos,
+		fooLister:      cgdynamiclister.New(foos.Informer().GetIndexer(), crd.Foo.GVR()),
+	}
+}
+
+func (i *clientGoInformers) AddEventHandlers(foos, deployments informer.ResourceEventHandler) error {
+	fooReg, err := i.foos.Informer().AddEventHandler(tombstones{foos})
+	if err != nil {
+		return err
+	}
+	deploymentReg, err := i.factory.Apps().V1().Deployments().Informer().AddEventHandler(tombstones{deployments})
+	if err != nil {
+		return err
+	}
+	i.registrations = append(i.registrations, fooReg, deploymentReg)
+	return nil
+}
+
+func (i *clientGoInformers) GetFoo(namespace, name string) (*unstructured.Unstructured, error) {
+	return i.fooLister.Namespace(namespace).Get(name)
+}
+
+func (i *clientGoInformers) GetDeployment(namespace, name string) (*appsv1.Deployment, error) {
+	return i.deployments.Deployments(namespace).Get(name)
+}
+
+func (i *clientGoInformers) Start(ctx context.Context) {
+	i.factory.StartWithContext(ctx)
+	i.dynamicFactory.Start(ctx.Done())
+}
+
+func (i *clientGoInformers) WaitForCacheSync(ctx context.Context) bool {
+	if i.factory.WaitForCacheSyncWithContext(ctx).AsError() != nil {
+		return false
+	}
+	for _, synced := range i.dynamicFactory.WaitForCacheSync(ctx.Done()) {
+		if !synced {
+			return false
+		}
+	}
+	checkers := make([]cache.DoneChecker, 0, len(i.registrations))
+	for _, reg := range i.registrations {
+		checkers = append(checkers, reg.HasSyncedChecker())
+	}
+	return cache.WaitFor(ctx, "handlers", checkers...)
+}
+
+func (i *clientGoInformers) Shutdown() {
+	i.factory.Shutdown()
+	i.dynamicFactory.Shutdown()
+}
+
+// tombstones hands the controller's handlers client-go's deliveries with
+// client-go's tombstone translated into ours: the one place the two
+// libraries' types differ on the way to a handler.
+type tombstones struct{ informer.ResourceEventHandler }
+
+func (t tombstones) OnDelete(obj any) {
+	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = informer.DeletedFinalStateUnknown{Key: d.Key, Obj: d.Obj}
+	}
+	t.ResourceEventHandler.OnDelete(obj)
+}
+
+// running is a controller started by start.
+type running struct {
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// start builds a controller on s's stack and runs it with workers
+// workers. stop ends it and checks that Run returned nil.
+func start(t *testing.T, s side, kube kubernetes.Interface, dyn dynamic.Interface, namespace string, workers int, opts controller.Options) *running {
+	t.Helper()
+	s.options(&opts)
+	c, err := controller.NewController(kube, dyn, s.informers(kube, dyn, namespace), opts)
+	if err != nil {
+		t.Fatalf("%s: %v", s.name, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{cancel: cancel, done: make(chan error, 1)}
+	go func() { r.done <- c.Run(ctx, workers) }()
+	return r
+}
+
+// stop cancels the controller and waits for Run to return.
+func (r *running) stop(t *testing.T, who string) {
+	t.Helper()
+	r.cancel()
+	select {
+	case err := <-r.done:
+		if err != nil {
+			t.Errorf("%s: Run returned %v", who, err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatalf("%s: Run did not return within a minute of the cancel", who)
+	}
+}
+
+// trace records the controller's steps.
+type trace struct {
+	mu    sync.Mutex
+	steps []stamped
+	// start is the time offsets are counted from (fake time in a bubble).
+	start time.Time
+	// inFlight maps each key being reconciled to its worker, and
+	// overlaps lists every time a worker started a key another worker
+	// still held: what the queue's processing set forbids.
+	inFlight map[string]int
+	overlaps []string
+	// most is the largest number of reconciles in flight at once.
+	most int
+}
+
+type stamped struct {
+	at time.Duration
+	controller.Step
+}
+
+func newTrace() *trace { return &trace{start: time.Now(), inFlight: map[string]int{}} }
+
+// observe is the controller's Observer.
+func (tr *trace) observe(s controller.Step) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	tr.steps = append(tr.steps, stamped{at: time.Since(tr.start), Step: s})
+	if s.Layer != controller.LayerWorker {
+		return
+	}
+	switch s.Op {
+	case "sync":
+		if w, busy := tr.inFlight[s.Key]; busy {
+			tr.overlaps = append(tr.overlaps, fmt.Sprintf("%s: worker %d started it while worker %d held it", s.Key, s.Worker, w))
+		}
+		tr.inFlight[s.Key] = s.Worker
+		tr.most = max(tr.most, len(tr.inFlight))
+	case "synced", "failed":
+		delete(tr.inFlight, s.Key)
+	}
+}
+
+// snapshot returns the steps so far.
+func (tr *trace) snapshot() []stamped {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return append([]stamped(nil), tr.steps...)
+}
+
+// fakeRecorder returns an event recorder that keeps what it is given.
+func fakeRecorder() *record.FakeRecorder { return record.NewFakeRecorder(1000) }
+
+// drainEvents takes the events recorded so far.
+func drainEvents(r *record.FakeRecorder) []string {
+	var out []string
+	for {
+		select {
+		case e := <-r.Events:
+			out = append(out, e)
+		default:
+			return out
+		}
+	}
+}
+
+var errInjected = errors.New("injected")
+
+// errorLog collects what is reported through utilruntime.HandleError.
+type errorLog struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+// captureErrors replaces utilruntime's error handlers until the test ends.
+// Besides letting a test read the reports, it keeps the default handlers
+// away from testing/synctest: the default one sleeps to rate-limit
+// itself, from a timestamp a bubble's clock can be decades away from.
+func captureErrors(t *testing.T) *errorLog {
+	l := &errorLog{}
+	saved := utilruntime.ErrorHandlers
+	utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{func(_ context.Context, err error, msg string, _ ...any) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.msgs = append(l.msgs, fmt.Sprintf("%s: %v", msg, err))
+	}}
+	t.Cleanup(func() { utilruntime.ErrorHandlers = saved })
+	return l
+}
+
+// take returns what was reported since the last take.
+func (l *errorLog) take() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	msgs := l.msgs
+	l.msgs = nil
+	return msgs
+}
