@@ -10,7 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 
 	"informer-from-scratch/08-workqueue-controller/controller"
@@ -145,7 +144,7 @@ func TestScenarioOnFakeClients(t *testing.T) {
 }
 
 // create adds a typed object through the fake clientset.
-func create(t *testing.T, w *fakeWorld, d *appsv1.Deployment) {
+func create(t testing.TB, w *fakeWorld, d *appsv1.Deployment) {
 	t.Helper()
 	if _, err := w.kube.AppsV1().Deployments(d.Namespace).Create(context.Background(), d, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
@@ -204,5 +203,3 @@ func editDeployment(t *testing.T, w *fakeWorld, name string, replicas int32) {
 		t.Fatal(err)
 	}
 }
-
-var _ = runtime.Object(nil)

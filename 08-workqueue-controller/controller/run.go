@@ -136,11 +136,15 @@ func (c *Controller) processNextWorkItem(ctx context.Context, worker int) bool {
 	}
 	c.queueStep("Get", objRef, worker, "")
 
-	c.step(Step{Layer: LayerWorker, Op: "sync", Key: objRef.String(), Worker: worker, Len: -1})
+	if c.observe != nil {
+		c.step(Step{Layer: LayerWorker, Op: "sync", Key: objRef.String(), Worker: worker, Len: -1})
+	}
 	err := c.sync(ctx, worker, objRef)
 	if err == nil {
 		c.workqueue.Forget(objRef)
-		c.step(Step{Layer: LayerWorker, Op: "synced", Key: objRef.String(), Worker: worker, Detail: "Forget", Len: -1})
+		if c.observe != nil {
+			c.step(Step{Layer: LayerWorker, Op: "synced", Key: objRef.String(), Worker: worker, Detail: "Forget", Len: -1})
+		}
 		return true
 	}
 	c.step(Step{Layer: LayerWorker, Op: "failed", Key: objRef.String(), Worker: worker, Err: err, Len: -1})

@@ -106,3 +106,5 @@ func (w world) summary() []string {
 }
 
 func (w world) String() string { return strings.Join(w.summary(), "\n") }
+
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
