@@ -11,7 +11,6 @@ import (
 
 	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/08-workqueue-controller/controller"
-	"informer-from-scratch/08-workqueue-controller/workqueue"
 	"informer-from-scratch/internal/crd"
 	"informer-from-scratch/internal/demo"
 )
@@ -46,16 +45,7 @@ func BenchmarkReconcileNoOp(b *testing.B) {
 
 			done := make(chan informer.ObjectName, 16)
 			opts := controller.Options{Recorder: fakeRecorder()}
-			s.options(&opts)
-			newQueue := opts.NewQueue
-			if newQueue == nil {
-				newQueue = func(limiter controller.RateLimiter) controller.Queue {
-					return workqueue.NewTypedRateLimitingQueue(limiter)
-				}
-			}
-			opts.NewQueue = func(limiter controller.RateLimiter) controller.Queue {
-				return doneQueue{Queue: newQueue(limiter), done: done}
-			}
+			s.options(&opts, func(q controller.Queue) controller.Queue { return doneQueue{Queue: q, done: done} })
 			c, err := controller.NewController(w.kube, w.dyn, s.informers(w.kube, w.dyn, fakeNS), opts)
 			if err != nil {
 				b.Fatal(err)

@@ -16,10 +16,11 @@ import (
 	"informer-from-scratch/internal/crd"
 )
 
-// TestWorkersNeverReconcileOneKeyAtOnce runs four workers on fake clients
+// TestWorkersNeverReconcileOneKeyAtOnce runs eight workers on fake clients
 // (a reconcile takes microseconds, so the workers race each other hard)
 // while Foos are scaled and their Deployments deleted in bursts of twenty
-// changes: many keys, each changing many times. The bubble of
+// changes: eight keys, each changing many times, and one of them, foo-0, hot
+// (half of all changes). The bubble of
 // testing/synctest is only there to wait for everything between bursts
 // (the fake watch's buffer holds 100 events and panics when full); its
 // goroutines run in parallel as any others. The trace must show
@@ -37,7 +38,7 @@ func TestWorkersNeverReconcileOneKeyAtOnce(t *testing.T) {
 				}
 				w := newFakeWorld(foos...)
 				tr := newTrace()
-				r := start(t, s, w.kube, w.dyn, fakeNS, 4, controller.Options{Recorder: fakeRecorder(), Observer: tr.observe})
+				r := start(t, s, w.kube, w.dyn, fakeNS, 8, controller.Options{Recorder: fakeRecorder(), Observer: tr.observe})
 				rnd := rand.New(rand.NewPCG(3, 4))
 				ctx := context.Background()
 				for n := range 1000 {
@@ -45,6 +46,9 @@ func TestWorkersNeverReconcileOneKeyAtOnce(t *testing.T) {
 						time.Sleep(10 * time.Millisecond) // in the bubble: once every goroutine is idle
 					}
 					name := fmt.Sprintf("foo-%d", rnd.IntN(8))
+					if rnd.IntN(2) == 0 {
+						name = "foo-0"
+					}
 					if n%5 == 4 {
 						w.kube.AppsV1().Deployments(fakeNS).Delete(ctx, name+"-web", metav1.DeleteOptions{})
 						continue
@@ -55,10 +59,13 @@ func TestWorkersNeverReconcileOneKeyAtOnce(t *testing.T) {
 					}
 				}
 				r.stop(t, s.name)
-				syncs := 0
+				syncs, hot := 0, 0
 				for _, st := range tr.snapshot() {
 					if st.Layer == controller.LayerWorker && st.Op == "sync" {
 						syncs++
+						if st.Key == fakeNS+"/foo-0" {
+							hot++
+						}
 					}
 				}
 				if len(tr.overlaps) > 0 {
@@ -67,7 +74,7 @@ func TestWorkersNeverReconcileOneKeyAtOnce(t *testing.T) {
 				if tr.most < 2 {
 					t.Errorf("never two reconciles at once in %d: the check proves nothing", syncs)
 				}
-				t.Logf("%d reconciles, at most %d at once", syncs, tr.most)
+				t.Logf("%d reconciles (%d of the hot key), at most %d at once", syncs, hot, tr.most)
 			})
 		})
 	}

@@ -86,10 +86,10 @@ func TestScenarioOnFakeClients(t *testing.T) {
 			"deployment b-web: replicas=2 owner=Foo/b available=2",
 			"deployment taken: replicas=1 owner=none available=1",
 		}},
-		{"Foo c wants that Deployment", func(t *testing.T, w *fakeWorld) { createFoo(t, w, "c", "taken", 1) }, []string{
+		{"Foo c wants that Deployment, with 2 replicas", func(t *testing.T, w *fakeWorld) { createFoo(t, w, "c", "taken", 2) }, []string{
 			"foo a: replicas=1 deployment=a-web status=1",
 			"foo b: replicas=2 deployment=b-web status=2",
-			"foo c: replicas=1 deployment=taken status=unset",
+			"foo c: replicas=2 deployment=taken status=unset",
 			"deployment a-web: replicas=1 owner=Foo/a available=1",
 			"deployment b-web: replicas=2 owner=Foo/b available=2",
 			"deployment taken: replicas=1 owner=none available=1",

@@ -23,6 +23,7 @@ import (
 
 	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/08-workqueue-controller/workqueue"
 	"informer-from-scratch/internal/crd"
 )
 
@@ -33,29 +34,56 @@ import (
 type side struct {
 	name      string
 	informers func(kube kubernetes.Interface, dyn dynamic.Interface, namespace string) controller.Informers
-	// options fills in the side's queue and rate limiter.
-	options func(opts *controller.Options)
+	// limiter is the side's default controller rate limiter, and queue its
+	// rate-limited workqueue named controller.QueueName.
+	limiter func() controller.RateLimiter
+	queue   func(limiter controller.RateLimiter) controller.Queue
+	// defaults is true when the side's limiter and queue are the
+	// controller's own defaults: ours, which the tests then leave to
+	// NewController, so that its defaults are what they test.
+	defaults bool
 }
 
 var (
 	ours = side{
 		name:      "ours",
 		informers: controller.NewInformers,
-		options:   func(*controller.Options) {}, // our queue and limiter are the defaults
+		limiter:   workqueue.DefaultTypedControllerRateLimiter[informer.ObjectName],
+		queue: func(limiter controller.RateLimiter) controller.Queue {
+			return workqueue.NewTypedRateLimitingQueueWithConfig(limiter,
+				workqueue.TypedRateLimitingQueueConfig[informer.ObjectName]{Name: controller.QueueName})
+		},
+		defaults: true,
 	}
 	clientGo = side{
 		name:      "client-go",
 		informers: newClientGoInformers,
-		options: func(opts *controller.Options) {
-			opts.RateLimiter = cgworkqueue.DefaultTypedControllerRateLimiter[informer.ObjectName]()
-			opts.NewQueue = func(limiter controller.RateLimiter) controller.Queue {
-				return cgworkqueue.NewTypedRateLimitingQueueWithConfig[informer.ObjectName](limiter,
-					cgworkqueue.TypedRateLimitingQueueConfig[informer.ObjectName]{Name: controller.QueueName})
-			}
+		limiter: func() controller.RateLimiter {
+			return cgworkqueue.DefaultTypedControllerRateLimiter[informer.ObjectName]()
+		},
+		queue: func(limiter controller.RateLimiter) controller.Queue {
+			return cgworkqueue.NewTypedRateLimitingQueueWithConfig[informer.ObjectName](limiter,
+				cgworkqueue.TypedRateLimitingQueueConfig[informer.ObjectName]{Name: controller.QueueName})
 		},
 	}
 	sides = []side{clientGo, ours}
 )
+
+// options fills in the side's rate limiter and queue; wrap, if not nil,
+// is put around the queue, so a test can watch it.
+func (s side) options(opts *controller.Options, wrap func(controller.Queue) controller.Queue) {
+	if s.defaults && wrap == nil {
+		return
+	}
+	opts.RateLimiter = s.limiter()
+	opts.NewQueue = func(limiter controller.RateLimiter) controller.Queue {
+		q := s.queue(limiter)
+		if wrap != nil {
+			q = wrap(q)
+		}
+		return q
+	}
+}
 
 // clientGoInformers is controller.Informers on client-go's informers.
 type clientGoInformers struct {
@@ -149,7 +177,13 @@ type running struct {
 // workers. stop ends it and checks that Run returned nil.
 func start(t *testing.T, s side, kube kubernetes.Interface, dyn dynamic.Interface, namespace string, workers int, opts controller.Options) *running {
 	t.Helper()
-	s.options(&opts)
+	return startWrapped(t, s, kube, dyn, namespace, workers, opts, nil)
+}
+
+// startWrapped is start with wrap put around the side's queue.
+func startWrapped(t *testing.T, s side, kube kubernetes.Interface, dyn dynamic.Interface, namespace string, workers int, opts controller.Options, wrap func(controller.Queue) controller.Queue) *running {
+	t.Helper()
+	s.options(&opts, wrap)
 	c, err := controller.NewController(kube, dyn, s.informers(kube, dyn, namespace), opts)
 	if err != nil {
 		t.Fatalf("%s: %v", s.name, err)
