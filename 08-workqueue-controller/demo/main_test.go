@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -16,7 +17,13 @@ import (
 	"testing"
 
 	"github.com/go-logr/logr"
+	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"k8s.io/klog/v2"
@@ -24,6 +31,8 @@ import (
 	"informer-from-scratch/internal/crd"
 	"informer-from-scratch/internal/demo"
 	"informer-from-scratch/internal/demo/demotest"
+	"informer-from-scratch/internal/playground"
+	"informer-from-scratch/internal/standin"
 )
 
 // TestMain silences klog, as main does, and fails the package if a test
@@ -305,4 +314,82 @@ func kubeconfigFor(t *testing.T, server string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// TestRealClusterRunsTwiceInItsOwnNamespaceThenCleansUp runs the demo twice
+// against a second playground given with --kubeconfig, standing in for a
+// real cluster (with internal/standin in its controller manager's place, as
+// a real cluster has one): the first run creates the namespace and the CRD,
+// the second finds both its own and reuses them (the schema check passes on
+// the CRD the server stored), and --cleanup removes both. Nothing outside
+// the namespace changes but the CRD.
+func TestRealClusterRunsTwiceInItsOwnNamespaceThenCleansUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a playground")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c, err := playground.Start(ctx, playground.Options{Progress: os.Stderr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Stop()
+	t.Setenv(demo.KubeconfigEnv, "")
+	kube, err := kubernetes.NewForConfig(c.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dyn, err := dynamic.NewForConfig(c.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	standinDone := make(chan struct{})
+	go func() {
+		defer close(standinDone)
+		standin.Run(ctx, kube, dyn, standin.Options{Namespace: defaultRealNamespace})
+	}()
+	defer func() { cancel(); <-standinDone }()
+	before := namespaces(t, kube)
+
+	for i, args := range [][]string{{}, {"--cleanup"}} {
+		var out, errOut bytes.Buffer
+		code := demo.Run(options, append(args, "--kubeconfig", c.Kubeconfig), &out, &errOut, run)
+		if code != 0 {
+			t.Fatalf("run %d %v: exit code %d\nstdout:\n%s\nstderr:\n%s", i+1, args, code, out.String(), errOut.String())
+		}
+		want := []string{"A real cluster: a namespace of its own", "CREATE    Namespace " + defaultRealNamespace, "registered, annotated as the demo's", "Run with --cleanup"}
+		if i == 1 {
+			want = []string{"the demo's own, from an earlier run: reused", "left by an earlier run", "DELETE    Namespace " + defaultRealNamespace, "DELETE    CRD foos.samplecontroller.k8s.io"}
+		}
+		for _, w := range want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("run %d %v: the output lacks %q:\n%s", i+1, args, w, out.String())
+			}
+		}
+	}
+	if _, err := dyn.Resource(crd.Resource).Get(ctx, crd.Foo.Name(), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("after --cleanup, the CRD: %v, want NotFound", err)
+	}
+	after := namespaces(t, kube)
+	if phase, ok := after[defaultRealNamespace]; ok && phase != string(corev1.NamespaceTerminating) {
+		t.Errorf("after --cleanup, namespace %s is %s, want gone or Terminating", defaultRealNamespace, phase)
+	}
+	delete(after, defaultRealNamespace)
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("the demo changed namespaces other than its own (-before +after):\n%s", diff)
+	}
+}
+
+// namespaces maps each namespace to its phase.
+func namespaces(t *testing.T, kube kubernetes.Interface) map[string]string {
+	t.Helper()
+	list, err := kube.CoreV1().Namespaces().List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, ns := range list.Items {
+		out[ns.Name] = string(ns.Status.Phase)
+	}
+	return out
 }
