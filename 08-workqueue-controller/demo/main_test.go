@@ -150,7 +150,7 @@ func metric(t *testing.T, out, name string) int {
 // TestBadFlagsAreRefused: a number of workers or failures the controller
 // cannot use is an error that says which flag, not a panic or a hang.
 func TestBadFlagsAreRefused(t *testing.T) {
-	for _, args := range [][]string{{"--workers=0"}, {"--fail=-1"}} {
+	for _, args := range [][]string{{"--workers=0"}, {"--fail=-1"}, {"--fail=11"}} {
 		t.Run(args[0], func(t *testing.T) {
 			srv, _ := fakeAPIServer(t, nil)
 			path := kubeconfigFor(t, srv.URL)

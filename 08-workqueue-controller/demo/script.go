@@ -25,6 +25,10 @@ import (
 	"informer-from-scratch/internal/timeline"
 )
 
+// maxFail bounds --fail: the default rate limiter doubles the wait with each
+// failure, and the step must end within its timeout.
+const maxFail = 10
+
 // playgroundNamespace is where the demo works on the playground.
 const playgroundNamespace = "stage08"
 
@@ -59,8 +63,8 @@ func newScript(env *demo.Env) (*script, error) {
 	if workersFlag < 1 {
 		return nil, fmt.Errorf("--workers=%d: the controller needs at least one worker", workersFlag)
 	}
-	if failFlag < 0 {
-		return nil, fmt.Errorf("--fail=%d: give a number of failures, 0 or more", failFlag)
+	if failFlag < 0 || failFlag > maxFail {
+		return nil, fmt.Errorf("--fail=%d: give a number of failures from 0 to %d (the %dth retry already waits %v)", failFlag, maxFail, maxFail, 5*time.Millisecond<<(maxFail-1))
 	}
 	dyn, err := dynamic.NewForConfig(env.RESTConfig())
 	if err != nil {
