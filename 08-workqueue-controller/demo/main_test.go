@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -24,8 +23,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/clientcmd"
-	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"k8s.io/klog/v2"
 
 	"informer-from-scratch/internal/crd"
@@ -173,7 +170,7 @@ func TestBadFlagsAreRefused(t *testing.T) {
 	for _, args := range [][]string{{"--workers=0"}, {"--fail=-1"}, {"--fail=11"}} {
 		t.Run(args[0], func(t *testing.T) {
 			srv, _ := fakeAPIServer(t, nil)
-			path := kubeconfigFor(t, srv.URL)
+			path := demotest.Kubeconfig(t, srv.URL, "t")
 			var out, errOut bytes.Buffer
 			code := demo.Run(options, append(args, "--kubeconfig", path), &out, &errOut, run)
 			flag, _, _ := strings.Cut(args[0], "=")
@@ -233,7 +230,7 @@ func TestRealClusterRefusesWhatIsNotItsOwn(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, requests := fakeAPIServer(t, tc.served)
 			var out, errOut bytes.Buffer
-			code := demo.Run(options, []string{"--kubeconfig", kubeconfigFor(t, srv.URL)}, &out, &errOut, run)
+			code := demo.Run(options, []string{"--kubeconfig", demotest.Kubeconfig(t, srv.URL, "t")}, &out, &errOut, run)
 			if code != 1 || !strings.Contains(errOut.String(), "refusing to run: ") || !strings.Contains(errOut.String(), tc.want) {
 				t.Errorf("exit code %d, stderr %q; want 1 and a refusal saying %q\nstdout:\n%s", code, errOut.String(), tc.want, out.String())
 			}
@@ -319,21 +316,6 @@ func list(apiVersion, kind string, items ...map[string]any) map[string]any {
 		items = []map[string]any{}
 	}
 	return map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": map[string]any{"resourceVersion": "1"}, "items": items}
-}
-
-// kubeconfigFor writes a kubeconfig for server.
-func kubeconfigFor(t *testing.T, server string) string {
-	t.Helper()
-	cfg := clientcmdapi.NewConfig()
-	cfg.Clusters["c"] = &clientcmdapi.Cluster{Server: server, InsecureSkipTLSVerify: true}
-	cfg.AuthInfos["u"] = &clientcmdapi.AuthInfo{Token: "t"}
-	cfg.Contexts["ctx"] = &clientcmdapi.Context{Cluster: "c", AuthInfo: "u"}
-	cfg.CurrentContext = "ctx"
-	path := filepath.Join(t.TempDir(), "kubeconfig")
-	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // TestRealClusterRunsTwiceInItsOwnNamespaceThenCleansUp runs the demo twice
