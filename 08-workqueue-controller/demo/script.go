@@ -248,7 +248,7 @@ func (s *script) deleteFoo() error {
 	}
 	who := "the garbage collector"
 	if s.playground {
-		who = "the stand-in, as the garbage collector"
+		who = "the stand-in, as the garbage collector,"
 	}
 	s.tl.Step("Delete a Foo",
 		"The controller does nothing: the Deployment's owner reference names the Foo, and",
