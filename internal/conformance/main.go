@@ -15,7 +15,13 @@
 //     Removal overwrites the declaration with blanks, so every remaining line
 //     keeps its client-go line number;
 //   - a file listed as support (its helpers serve another file's tests) has
-//     all its own tests removed the same way.
+//     all its own tests removed the same way;
+//   - where a stage's entry in stages.go asks, and only there: a helper the
+//     adapter declares instead is removed (replaces: client-go's reads
+//     internals that are another package's here), and a call to a function
+//     ours declares with another signature calls the adapter's wrapper
+//     (renames: client-go's takes a logger, ours does not). The report
+//     names both, stage by stage.
 //
 // Excluded cases of a test that runs (exclusions.txt's subtest lines) are
 // skipped with one go test -skip expression; the tests are not edited.
@@ -74,12 +80,15 @@ import (
 	"time"
 )
 
-// The names the adapters get in our packages' directories: a test file of
-// the stage's package, and a file of another package (internals).
-const (
-	adapterName   = "conformance_adapter_test.go"
-	internalsName = "conformance_internals.go"
-)
+// The name the adapter gets in our package's directory: a test file of the
+// stage's package. An internals file (a file of another package) is named
+// after itself (internalsName), so that two stages can each add one to the
+// same package.
+const adapterName = "conformance_adapter_test.go"
+
+func internalsName(adapter string) string {
+	return "conformance_internals_" + adapter
+}
 
 func main() {
 	os.Exit(run())
@@ -226,7 +235,7 @@ func conformance(ctx context.Context, o options, w io.Writer) error {
 	var pkgs []string
 	for _, b := range stagesBuilt {
 		runs := func(file, name string) bool { return ex.excluded(file, name) == nil }
-		b.prepared, err = prepare(fset, b.files, target{pkg: b.pkg, importPath: modulePath + b.dir}, runs, pkgNames)
+		b.prepared, err = prepare(fset, b.files, b.target(), runs, pkgNames)
 		if err != nil {
 			return err
 		}
@@ -349,7 +358,7 @@ func (b *built) writeOverlay(root, tmp, suffix string, p *prepared, overlay map[
 		return err
 	}
 	for _, pkgDir := range sortedKeys(b.internals) {
-		if err := place(b.internals[pkgDir], pkgDir, internalsName); err != nil {
+		if err := place(b.internals[pkgDir], pkgDir, internalsName(b.internals[pkgDir])); err != nil {
 			return err
 		}
 	}

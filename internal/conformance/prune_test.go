@@ -296,3 +296,79 @@ func TestSkipPatternSkipsExactlyTheExcludedCases(t *testing.T) {
 		}
 	}
 }
+
+// A helper the adapter declares instead (replaces) goes, its uses stay; a
+// call to a function ours declares with another signature (renames) calls
+// the adapter's wrapper. A method of that name, or a mention that is not a
+// call, is left alone, and so is every line's number.
+func TestPrepareReplacesHelpersAndRenamesCalls(t *testing.T) {
+	const src = `package cache
+
+import "strings"
+
+// count reads an internal field.
+func count(i *informer) int { return len(i.processor.listeners) }
+
+func TestCounts(t *testing.T) {
+	_ = count(nil)
+	_ = processDeltas(logger, strings.ToUpper("x"))
+	_ = fifo.processDeltas(logger)
+	f := processDeltas
+	_ = f
+}
+`
+	to := target{pkg: "informer", importPath: "informer-from-scratch/06-sharedinformer",
+		replaces: []string{"count"}, renames: map[string]string{"processDeltas": "processDeltasWithLogger"}}
+	fset := token.NewFileSet()
+	f, err := parseFile(fset, "tools/cache/x_test.go", []byte(src), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{"strings": "strings"}
+	p, err := prepare(fset, []*cgFile{f}, to, func(string, string) bool { return true }, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(p.files["tools/cache/x_test.go"])
+	want := strings.NewReplacer(
+		"package cache", "package informer",
+		"// count reads an internal field.", strings.Repeat(" ", len("// count reads an internal field.")),
+		"func count(i *informer) int { return len(i.processor.listeners) }", strings.Repeat(" ", len("func count(i *informer) int { return len(i.processor.listeners) }")),
+		"_ = processDeltas(logger,", "_ = processDeltasWithLogger(logger,",
+	).Replace(src)
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"count"}, p.dropped["tools/cache/x_test.go"]); diff != "" {
+		t.Errorf("dropped (-want +got):\n%s", diff)
+	}
+}
+
+// A replace or a rename that means nothing is refused: it would hide a
+// change in client-go's files, or replace a test.
+func TestPrepareRefusesStaleReplacesAndRenames(t *testing.T) {
+	const src = "package cache\n\nfunc helper() {}\n\nfunc TestX(t *testing.T) { helper(); called() }\n"
+	for name, to := range map[string]target{
+		"replaces a test":           {replaces: []string{"TestX"}},
+		"replaces what is not":      {replaces: []string{"gone"}},
+		"renames a declaration":     {renames: map[string]string{"helper": "other"}},
+		"renames what no one calls": {renames: map[string]string{"gone": "other"}},
+	} {
+		fset := token.NewFileSet()
+		f, err := parseFile(fset, "tools/cache/x_test.go", []byte(src), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		to.pkg = "informer"
+		if _, err := prepare(fset, []*cgFile{f}, to, func(string, string) bool { return true }, nil); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	// The same, meant: accepted.
+	fset := token.NewFileSet()
+	f, _ := parseFile(fset, "tools/cache/x_test.go", []byte(src), true)
+	if _, err := prepare(fset, []*cgFile{f}, target{pkg: "informer", replaces: []string{"helper"}, renames: map[string]string{"called": "c"}},
+		func(string, string) bool { return true }, nil); err != nil {
+		t.Errorf("a meaningful replace and rename: %v", err)
+	}
+}

@@ -212,6 +212,18 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 		fmt.Fprintf(w, "%d tests not selected by -run %q.\n", total.notSelected, o.run)
 	}
 
+	for _, b := range bs {
+		if len(b.replaces) > 0 {
+			fmt.Fprintf(w, "%s: its adapter declares client-go's helpers %s itself (stages.go says why).\n", b.dir, strings.Join(b.replaces, ", "))
+		}
+		if len(b.renames) > 0 {
+			var calls []string
+			for _, old := range sortedKeys(b.renames) {
+				calls = append(calls, old+" → "+b.renames[old])
+			}
+			fmt.Fprintf(w, "%s: calls renamed to the adapter's wrappers: %s (stages.go says why).\n", b.dir, strings.Join(calls, ", "))
+		}
+	}
 	for _, s := range pending {
 		tests, benchmarks := 0, 0
 		for _, file := range s.tests {

@@ -27,6 +27,24 @@ type stage struct {
 	// that package for the whole run, so its names must not clash with
 	// client-go's test helpers there (ours start with Conformance).
 	internals map[string]string
+	// replaces are client-go test helpers (top-level declarations of the
+	// files above, never a test) that the adapter declares instead, because
+	// what they read is out of the tests' reach here: client-go's
+	// eventHandlerCount counts the processor's listeners, a field of a type
+	// that is stage 05's and unexported there. The helper's declaration is
+	// removed; every use of it stays, and calls the adapter's.
+	replaces []string
+	// renames are functions the tests call by a name our package declares
+	// with another signature: client-go's processDeltas takes a klog.Logger
+	// first, ours (which does not log) does not. Each call name(…) becomes a
+	// call to the adapter's function named by the value, which takes
+	// client-go's arguments and calls ours. Only calls are renamed.
+	renames map[string]string
+}
+
+// target is the package the stage's client-go files become part of.
+func (s stage) target() target {
+	return target{pkg: s.pkg, importPath: modulePath + s.dir, replaces: s.replaces, renames: s.renames}
 }
 
 // clientGoTestDirs are the client-go directories whose test files the runner

@@ -142,10 +142,9 @@ func (st *stageTry) tryStage(ctx context.Context, b *built) ([]tried, error) {
 	broken := map[string]string{} // file + " " + test → the compiler error that keeps it out
 	key := func(file, test string) string { return file + " " + test }
 	binary := filepath.Join(st.tmp, strings.ReplaceAll(b.dir, "/", "_")+".excluded.test")
-	target := target{pkg: b.pkg, importPath: modulePath + b.dir}
 	for attempt := 0; ; attempt++ {
 		runs := func(file, name string) bool { return broken[key(file, name)] == "" }
-		p, err := prepare(st.fset, b.files, target, runs, st.pkgNames)
+		p, err := prepare(st.fset, b.files, b.target(), runs, st.pkgNames)
 		if err != nil {
 			return nil, err
 		}
