@@ -121,7 +121,6 @@ var stages = []stage{
 			"tools/cache/thread_safe_store_test.go",
 			"tools/cache/index_test.go",
 			"tools/cache/listers_test.go",
-			"tools/cache/typed_test.go",
 		},
 		support: cacheSupport,
 	},
@@ -136,24 +135,42 @@ var stages = []stage{
 		},
 		support: cacheSupport,
 	},
-
-	// Waiting: these stages run once their directory exists and their entry
-	// names an adapter. Which tests each one cannot run is for its author
-	// to say in exclusions.txt; an external test package (package
-	// workqueue_test) has its import of client-go's package pointed at ours.
 	{
-		dir: "06-sharedinformer",
-		pkg: "informer",
+		dir:     "06-sharedinformer",
+		pkg:     "informer",
+		adapter: "informer.go",
+		internals: map[string]string{
+			"03-deltafifo": "informer_deltafifo.go", // RealFIFO.keyOf, for Example
+			"04-indexer":   "informer_indexer.go",   // typedIndexer, for TestTypedIndexer
+			"05-processor": "informer_processor.go", // the processor's listeners, for eventHandlerCount and isRegistered
+		},
+		// They read the processor's listeners, which are stage 05's here.
+		replaces: []string{"eventHandlerCount", "isRegistered"},
+		// client-go's take a klog.Logger first; ours do not log.
+		renames: map[string]string{
+			"processDeltas":        "processDeltasWithLogger",
+			"processDeltasInBatch": "processDeltasInBatchWithLogger",
+		},
 		tests: []string{
 			"tools/cache/shared_informer_test.go",
 			"tools/cache/controller_test.go",
 			"tools/cache/wait_test.go",
 			"tools/cache/controller_bench_test.go",
 			"tools/cache/shared_informer_bench_test.go",
-			"tools/cache/mutation_detector_test.go",
-			"tools/cache/identity_test.go",
+			// It tests three layers: the typed indexer (stage 04), the typed
+			// handlers (05) and the typed informer (06). It runs here, the
+			// one package that sees all three.
+			"tools/cache/typed_test.go",
 		},
+		support: append([]string{
+			"tools/cache/util_test.go", // newFakeControllerSource, threadSafeBuffer
+		}, cacheSupport...),
 	},
+
+	// Waiting: these stages run once their directory exists and their entry
+	// names an adapter. Which tests each one cannot run is for its author
+	// to say in exclusions.txt; an external test package (package
+	// workqueue_test) has its import of client-go's package pointed at ours.
 	{
 		dir: "07-factory",
 		pkg: "factory",
