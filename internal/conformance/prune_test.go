@@ -372,3 +372,23 @@ func TestPrepareRefusesStaleReplacesAndRenames(t *testing.T) {
 		t.Errorf("a meaningful replace and rename: %v", err)
 	}
 }
+
+func TestSelectedBy(t *testing.T) {
+	for _, c := range []struct {
+		run, name string
+		want      bool
+	}{
+		{"", "TestA", true},
+		{"TestA", "TestAB", true},
+		{"TestA$", "TestAB", false},
+		{"TestReplaceEvents|TestResetWatch", "TestResetWatch", true},
+		{"TestWatchList/the_old_way", "TestWatchList", true},
+		{"TestWatch/x", "TestWatchList", true}, // go test runs TestWatchList too, and finds no case x
+		{"TestW[/]x", "TestW/x", true},
+		{"TestX/sub", "TestY", false},
+	} {
+		if got := selectedBy(c.run, c.name); got != c.want {
+			t.Errorf("selectedBy(%q, %q) = %v, want %v", c.run, c.name, got, c.want)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -140,7 +141,7 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 					r.failed++
 					r.failures = append(r.failures, t+" (started, never finished: it hung or crashed; its output is below)")
 				default:
-					if o.run != "" && !res.failed[pkg] {
+					if !strings.HasPrefix(t, "Benchmark") && !selectedBy(o.run, t) {
 						r.notSelected++ // -run left it out
 						continue
 					}
@@ -298,6 +299,29 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 		}
 	}
 	return anyFailed
+}
+
+// selectedBy reports whether go test -run run runs the top-level test name:
+// the expression's first level matches it (go test splits the expression at
+// each slash outside brackets and parentheses). An empty run selects all.
+func selectedBy(run, name string) bool {
+	depth, escaped := 0, false
+	for i, c := range run {
+		switch {
+		case escaped:
+			escaped = false
+		case c == '\\':
+			escaped = true
+		case c == '[' || c == '(':
+			depth++
+		case c == ']' || c == ')':
+			depth--
+		case c == '/' && depth == 0:
+			return selectedBy(run[:i], name)
+		}
+	}
+	re, err := regexp.Compile(run)
+	return err != nil || re.MatchString(name) // go test reports a bad expression itself
 }
 
 func orNone(s string) string {
