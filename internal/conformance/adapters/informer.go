@@ -35,7 +35,6 @@ type (
 
 const (
 	Added   = deltafifo.Added
-	Updated = deltafifo.Updated
 	Deleted = deltafifo.Deleted
 )
 
