@@ -26,7 +26,10 @@
 //     WatchList, client-go's default since 1.35);
 //   - logging (klog) and the initial-events-end warning ticker, which only
 //     logs; errors that client-go hands to utilruntime.HandleErrorWithContext
-//     are handed to it here too, with the same messages;
+//     are handed to it here too, with the same messages, and the one line
+//     client-go logs at the default verbosity when a watch ends with an error
+//     ("Warning: watch ended with error") is logged too: without it a watch
+//     event that does not decode would leave no trace;
 //   - metrics (tools/cache/reflector_metrics.go), traces and the data
 //     consistency detector;
 //   - NewNamespaceKeyedIndexerAndReflector (it needs the Indexer of stage 04).

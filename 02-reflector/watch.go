@@ -12,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/klog/v2"
 )
 
 // watchWithResync runs the watch loop with the resync timer beside it, and
@@ -122,6 +123,11 @@ func (r *Reflector) watch(ctx context.Context, w watch.Interface, resyncerrc cha
 		case apierrors.IsInternalError(err) && retry.ShouldRetry():
 			continue
 		default:
+			// The one line client-go logs at the default verbosity here,
+			// and the only trace of a watch event that did not decode: the
+			// reflector watches again from where it was, so nothing is
+			// lost, but a server (or a proxy) sending garbage must show.
+			klog.FromContext(ctx).Info("Warning: watch ended with error", "reflector", r.name, "type", r.typeDescription, "err", err)
 			return nil
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/go-logr/logr"
 	"go.uber.org/goleak"
 	"k8s.io/klog/v2"
 
@@ -15,12 +14,12 @@ import (
 )
 
 // TestMain silences klog (client-go's informer logs warnings the tests
-// provoke on purpose), stops the playground the integration tests share if
+// provoke on purpose; the bad-input tests turn its recording on), stops the playground the integration tests share if
 // one was started, and then fails the package if any test left a goroutine
 // behind: an informer's reflector, processLoop, processor and listeners must
 // all end when its context does.
 func TestMain(m *testing.M) {
-	klog.SetLogger(logr.Discard())
+	klog.SetLogger(logs.logger())
 	code := m.Run()
 	if sharedCluster != nil {
 		if err := sharedCluster.Stop(); err != nil {

@@ -4,7 +4,10 @@
 // show), and forces a relist that misses a delete (a tombstone shows), while
 // an Observer prints every step of every pod through every layer: reflector,
 // queue, indexer, processor, handler. --queue=deltafifo runs the same story
-// through the classic queue. Run it with `make run-stage 6`.
+// through the classic queue; --chaos puts internal/faultproxy in front of the
+// apiserver and ends with a cut watch, a 410 Gone and an apiserver restart;
+// --web also draws it all in the browser, live, with buttons that act on the
+// cluster. Run it with `make run-stage 6` (and ARGS=--chaos or ARGS=--web).
 package main
 
 import (
@@ -25,6 +28,8 @@ var options = demo.Options{
 	Playground: playground.Options{DisableWatchCache: true},
 	Flags: func(fs *flag.FlagSet) {
 		fs.StringVar(&queueFlag, "queue", "realfifo", "the informer's queue: realfifo (client-go v0.37's) or deltafifo (the classic one)")
+		fs.BoolVar(&chaosFlag, "chaos", false, "put a fault-injecting proxy before the informer, and end with a cut watch, a 410 Gone and an apiserver restart")
+		webFlags(fs)
 	},
 }
 
@@ -35,9 +40,15 @@ func run(env *demo.Env) error {
 	if err != nil {
 		return err
 	}
+	web, err := startWeb(s) // nil without --web
+	if err != nil {
+		return err
+	}
+	defer web.close()
 	if err := s.setScene(); err != nil {
 		return err
 	}
+	web.listeners("audit", "metrics") // the handlers start adds
 	if err := s.start(); err != nil {
 		return err
 	}
@@ -47,11 +58,18 @@ func run(env *demo.Env) error {
 			return err
 		}
 	}
+	web.listeners("late") // the handler lateHandler adds
 	if err := s.lateHandler(); err != nil {
 		return err
 	}
 	if err := s.missedDelete(); err != nil {
 		return err
 	}
+	if chaosFlag {
+		if err := s.chaos(); err != nil {
+			return err
+		}
+	}
+	web.stayUp(env.Ctx)
 	return s.stop()
 }

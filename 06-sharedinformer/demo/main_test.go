@@ -61,6 +61,33 @@ func TestDemoRunsToCompletion(t *testing.T) {
 	}
 }
 
+// TestChaosDemoShowsEachRecovery runs the demo with --chaos: after the
+// usual steps, the proxy cuts the watch (the reflector resumes from its
+// resourceVersion, no relist), sends a 410 (it relists), and the apiserver
+// restarts (it resumes again, and a pod created after the restart reaches
+// every handler).
+func TestChaosDemoShowsEachRecovery(t *testing.T) {
+	out := demotest.RunWithArgs(t, options, []string{"--chaos"}, run,
+		"--chaos: the informer talks to a fault-injecting proxy",
+		"STOPPED   RunWithContext returned        IsStopped()=true",
+	)
+	resume := `http +GET +/api/v1/namespaces/stage06/pods allowWatchBookmarks=true&resourceVersion=\d+&timeoutSeconds=\d+&watch=true`
+	rest := out[strings.Index(out, "Chaos 1"):]
+	for _, row := range []string{
+		`fault +cut-watch pods watch +connection aborted`, resume, `handler +OnUpdate +stage06/web-1 .*from rv`,
+		`fault +410-gone +pods watch`, `watch +ERROR .*410 Expired`,
+		`http +GET .*sendInitialEvents=true`, `reflector +Replace +3 pods`,
+		`demo +RESTART +kube-apiserver`, `demo +READY +kube-apiserver`, resume,
+		`handler +OnAdd +stage06/web-6`,
+	} {
+		loc := regexp.MustCompile(row).FindStringIndex(rest)
+		if loc == nil {
+			t.Fatalf("no row matching %q after the rows before it:\n%s", row, out)
+		}
+		rest = rest[loc[1]:]
+	}
+}
+
 func TestUnknownQueueIsRefused(t *testing.T) {
 	_, err := newScript(&demo.Env{}, "fifo")
 	if err == nil || !strings.Contains(err.Error(), "--queue=fifo: the queues are realfifo and deltafifo") {

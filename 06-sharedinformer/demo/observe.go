@@ -44,7 +44,7 @@ func (t *trail) observe(o informer.Observation) {
 	close(t.changed)
 	t.changed = make(chan struct{})
 	if !t.quiet || o.Key == "" || t.printed[o.Layer] < 6 {
-		t.tl.Event(string(o.Layer), o.Op, object(o), detail(o))
+		t.tl.EventWith(fields(o), string(o.Layer), o.Op, object(o), detail(o))
 	}
 	t.printed[o.Layer]++
 }

@@ -33,6 +33,7 @@ type script struct {
 	ns    string // "" (every namespace) when read-only on a real cluster
 	trail *trail
 
+	faults   *faults // --chaos only
 	lw       *partition.ListerWatcher
 	informer informer.SharedIndexInformer
 	cancel   context.CancelFunc
@@ -83,6 +84,9 @@ func (s *script) start() error {
 		"notification to the processor (05), which calls each handler on its own goroutine.",
 		"A transform drops managedFields before anything is queued, so no layer holds them.")
 	client, err := s.env.TimelineClient(nil)
+	if chaosFlag {
+		client, err = s.startProxy()
+	}
 	if err != nil {
 		return err
 	}

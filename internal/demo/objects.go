@@ -6,8 +6,10 @@ import (
 	"math/rand/v2"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 )
 
 // Pod returns a minimal pod the apiserver accepts. Nothing schedules or runs
@@ -18,6 +20,25 @@ func Pod(namespace, name string, labels map[string]string) *corev1.Pod {
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: labels},
 		Spec: corev1.PodSpec{
 			Containers: []corev1.Container{{Name: "app", Image: "registry.k8s.io/pause:3.10"}},
+		},
+	}
+}
+
+// Deployment returns a minimal Deployment the apiserver accepts: one
+// replica of Pod's container, selected by a label of its own. The
+// playground runs no controllers, so it never gets a ReplicaSet, pods or a
+// status; it exists as an object to list and watch.
+func Deployment(namespace, name string, labels map[string]string) *appsv1.Deployment {
+	selector := map[string]string{"deployment": name}
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: labels},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](1),
+			Selector: &metav1.LabelSelector{MatchLabels: selector},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: selector},
+				Spec:       Pod("", "", nil).Spec,
+			},
 		},
 	}
 }

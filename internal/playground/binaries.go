@@ -189,9 +189,10 @@ func build(ctx context.Context, progress io.Writer, moduleDir, dir string, bins 
 		names = append(names, b.name)
 		pkgs = append(pkgs, b.pkg)
 	}
-	fmt.Fprintf(progress, "playground: building %s %s from the Go module proxy into %s\n",
-		strings.Join(names, ", "), KubernetesVersion, dir)
-	fmt.Fprintf(progress, "playground: this happens once per machine and takes about 5 minutes and 3 GB of memory on 2 cores\n")
+	fmt.Fprintf(progress, "playground: first run on this machine: building %s %s from source, so that the demos talk to a real API server\n",
+		strings.Join(names, " and "), KubernetesVersion)
+	fmt.Fprintf(progress, "playground: this happens once: the binaries are kept in %s until playground/go.mod or your Go version changes\n", dir)
+	fmt.Fprintf(progress, "playground: on 2 cores it takes about 5 minutes and 3 GB of memory; set GOFLAGS=-p=1 to use less memory\n")
 
 	tmp, err := os.MkdirTemp(filepath.Dir(dir), "build-")
 	if err != nil {
@@ -199,39 +200,15 @@ func build(ctx context.Context, progress io.Writer, moduleDir, dir string, bins 
 	}
 	defer os.RemoveAll(tmp)
 
-	args := append([]string{"build", "-o", tmp + string(os.PathSeparator), "-ldflags", ldflags()}, pkgs...)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = moduleDir
-	// Keep the learner's GOFLAGS (say -p=1, to build with less memory) and
-	// add -mod=readonly: the nested module's go.sum is the source of truth.
-	cmd.Env = append(os.Environ(), "GOWORK=off", strings.TrimSpace("GOFLAGS="+os.Getenv("GOFLAGS")+" -mod=readonly"))
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	// Own process group, so cancelling kills the compilers go build spawned too.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-
 	start := time.Now()
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(30 * time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				fmt.Fprintf(progress, "playground: still building (%s elapsed)\n", time.Since(start).Round(time.Second))
-			}
-		}
-	}()
-	err = cmd.Run()
-	close(done)
-	if ctx.Err() != nil {
-		return fmt.Errorf("playground build interrupted: %w", ctx.Err())
-	}
+	b := &builder{ctx: ctx, dir: moduleDir, progress: progress, start: start}
+	total, err := b.resolve(pkgs)
 	if err != nil {
-		return fmt.Errorf("building the playground binaries failed (%v):\n%s", err, out.String())
+		return err
+	}
+	args := append([]string{"build", "-v", "-o", tmp + string(os.PathSeparator), "-ldflags", ldflags() + " " + stripFlags}, pkgs...)
+	if err := b.compile(args, total, names); err != nil {
+		return err
 	}
 	for _, b := range bins {
 		// go build names a binary after the last path element that is not a

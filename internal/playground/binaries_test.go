@@ -1,8 +1,12 @@
 package playground
 
 import (
+	"context"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -40,5 +44,58 @@ func TestCacheKeyFollowsTheGoThatBuilds(t *testing.T) {
 	}
 	if a == b {
 		t.Errorf("go1.98.0 and go1.99.0 share the cache directory %s", a)
+	}
+}
+
+// fakeGoBuild puts a go command on PATH whose list and build print what
+// the real ones print on a first build (downloads, then one line per
+// compiled package on standard error) and whose build writes the binaries.
+func fakeGoBuild(t *testing.T, buildExit int) {
+	t.Helper()
+	bin := t.TempDir()
+	script := `#!/bin/sh
+case "$1" in
+env) echo go1.98.0 ;;
+list) echo "go: downloading example.com/a v1.0.0" >&2; echo "go: downloading example.com/b v1.0.0" >&2
+      printf 'runtime\n\nexample.com/a\nexample.com/b\n\nk8s.io/kubernetes/cmd/kube-apiserver\n' ;;
+build) printf 'runtime\nexample.com/a\n' >&2
+      [ ` + strconv.Itoa(buildExit) + ` = 0 ] || { echo "example.com/b: compile error" >&2; exit ` + strconv.Itoa(buildExit) + `; }
+      printf 'k8s.io/kubernetes/cmd/kube-apiserver\n' >&2
+      out=$4; touch "$out/kube-apiserver" "$out/server" ;;
+esac
+`
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+":/usr/bin:/bin")
+}
+
+// TestFirstBuildSaysWhatItDoes: a first build names its two steps, the
+// modules it downloaded and the packages it will compile, and installs
+// the binaries; a failing build reports the go command's output.
+func TestFirstBuildSaysWhatItDoes(t *testing.T) {
+	t.Setenv("PLAYGROUND_CACHE", t.TempDir())
+	fakeGoBuild(t, 0)
+	var progress strings.Builder
+	bins, err := EnsureBinaries(context.Background(), &progress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"happens once", "step 1 of 2", "2 modules downloaded; 4 packages to compile", "step 2 of 2", "built in"} {
+		if !strings.Contains(progress.String(), want) {
+			t.Errorf("the build's progress does not say %q:\n%s", want, progress.String())
+		}
+	}
+	for _, f := range []string{bins.APIServer, bins.Etcd} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("not installed: %v", err)
+		}
+	}
+
+	t.Setenv("PLAYGROUND_CACHE", t.TempDir())
+	fakeGoBuild(t, 1)
+	_, err = EnsureBinaries(context.Background(), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "example.com/b: compile error") {
+		t.Errorf("a failed build gave %v, want the compiler's message", err)
 	}
 }

@@ -45,11 +45,19 @@ type Cluster struct {
 	EtcdURL string
 
 	// owner holds the directory's lock (see lockOwnership) until Stop.
-	owner    *os.File
-	token    string
-	caPEM    []byte
-	etcd     *process
+	owner *os.File
+	token string
+	caPEM []byte
+	etcd  *process
+	// What RestartAPIServer needs to start the apiserver again as Start did.
+	bins  Binaries
+	creds *credentials
+	opts  Options
+	// mu guards api, which RestartAPIServer replaces while tests read PIDs.
+	mu       sync.Mutex
 	api      *process
+	restarts int
+	stopped  bool
 	stopOnce sync.Once
 	stopErr  error
 }
@@ -88,6 +96,7 @@ func Start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 		return nil, fmt.Errorf("writing playground credentials: %w", err)
 	}
 	c.token, c.caPEM = creds.token, creds.caPEM
+	c.bins, c.creds, c.opts = bins, creds, opts
 
 	// A port found free can be taken before a child binds it (by another
 	// playground's outgoing connections, say, when test packages run in
@@ -135,18 +144,31 @@ func (c *Cluster) startChildren(ctx context.Context, bins Binaries, creds *crede
 	if err := c.waitFor(ctx, c.etcd, c.EtcdURL+"/health", false); err != nil {
 		return err
 	}
-	c.api, err = startProcess("kube-apiserver", filepath.Join(c.Dir, "kube-apiserver.log"), bins.APIServer,
-		append(apiserverArgs(c.Dir, creds, c.EtcdURL, apiPort, opts), opts.ExtraAPIServerArgs...)...)
+	api, err := c.startAPIServer(ctx, "kube-apiserver.log", apiPort)
+	c.mu.Lock()
+	c.api = api
+	c.mu.Unlock()
+	return err
+}
+
+// startAPIServer starts the apiserver on port, logging to logName in the
+// playground's directory, and waits until it is ready. On an error the
+// process it returns (if any) is still to be stopped.
+func (c *Cluster) startAPIServer(ctx context.Context, logName string, port int) (*process, error) {
+	api, err := startProcess("kube-apiserver", filepath.Join(c.Dir, logName), c.bins.APIServer,
+		append(apiserverArgs(c.Dir, c.creds, c.EtcdURL, port, c.opts), c.opts.ExtraAPIServerArgs...)...)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return c.waitFor(ctx, c.api, c.Host+"/readyz", true)
+	return api, c.waitFor(ctx, api, c.Host+"/readyz", true)
 }
 
 // stopChildren stops what startChildren started and removes etcd's data, so
 // that the next attempt starts a new etcd from nothing.
 func (c *Cluster) stopChildren() error {
 	var errs []error
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.api != nil {
 		errs = append(errs, c.api.stop(15*time.Second))
 		c.api = nil
@@ -312,6 +334,9 @@ func (c *Cluster) RESTConfig() *rest.Config {
 func (c *Cluster) Stop() error {
 	c.stopOnce.Do(func() {
 		var errs []error
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.stopped = true
 		if c.api != nil {
 			errs = append(errs, c.api.stop(15*time.Second))
 		}
@@ -330,6 +355,8 @@ func (c *Cluster) Stop() error {
 // PIDs returns the process ids of etcd and the apiserver, for tests that
 // check nothing is left running.
 func (c *Cluster) PIDs() []int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	var pids []int
 	for _, p := range []*process{c.etcd, c.api} {
 		if p != nil {

@@ -5,6 +5,10 @@
 //
 //	+0.412s  listwatch   LIST       pods                         limit=2 → 2 items, continue=…
 //	+0.431s  watch       ADDED      demo/pod-3                   rv=245
+//
+// Every row it prints is also published, in structured form, to whoever
+// subscribed (Subscribe): the browser view reads the same rows the terminal
+// shows, so the two never disagree.
 package timeline
 
 import (
@@ -22,6 +26,9 @@ type Timeline struct {
 	start time.Time
 	now   func() time.Time
 	step  int
+
+	subscribers map[int]func(Row)
+	nextSub     int
 }
 
 // New returns a Timeline that writes to w and counts time from now.
@@ -40,24 +47,45 @@ func (t *Timeline) Step(title string, why ...string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.step++
-	fmt.Fprintf(t.w, "\n── Step %d: %s %s\n", t.step, title, strings.Repeat("─", max(3, 60-len(title))))
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n── Step %d: %s %s\n", t.step, title, strings.Repeat("─", max(3, 60-len(title))))
 	for _, line := range why {
-		fmt.Fprintf(t.w, "   %s\n", line)
+		fmt.Fprintf(&b, "   %s\n", line)
 	}
+	t.print(Row{Kind: KindStep, Step: t.step, Title: title, Why: why, Text: b.String()})
 }
 
 // Note prints an indented line of explanation, without a time stamp.
 func (t *Timeline) Note(format string, args ...any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	fmt.Fprintf(t.w, "   %s\n", fmt.Sprintf(format, args...))
+	note := fmt.Sprintf(format, args...)
+	t.print(Row{Kind: KindNote, Step: t.step, Detail: note, Text: fmt.Sprintf("   %s\n", note)})
 }
 
 // Event prints one timestamped row: layer, what happened, the object, and
 // free-form detail.
 func (t *Timeline) Event(layer, what, object, detail string) {
+	t.EventWith(nil, layer, what, object, detail)
+}
+
+// EventWith is Event with fields: the row's facts in a form a program can
+// read without parsing the detail (the object's key, its resourceVersion,
+// the handler). They are not printed; subscribers get them in Row.Fields.
+func (t *Timeline) EventWith(fields map[string]string, layer, what, object, detail string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	offset := t.now().Sub(t.start).Seconds()
-	fmt.Fprintf(t.w, "%+8.3fs  %-10s %-9s %-30s %s\n", offset, layer, what, object, detail)
+	offset := t.now().Sub(t.start)
+	text := fmt.Sprintf("%+8.3fs  %-10s %-9s %-30s %s\n", offset.Seconds(), layer, what, object, detail)
+	t.print(Row{Kind: KindEvent, Step: t.step, Offset: offset, Layer: layer, What: what, Object: object, Detail: detail, Fields: fields, Text: text})
+}
+
+// print writes a row and hands it to the subscribers, in that order and
+// under the lock, so that every subscriber sees the rows in the order the
+// terminal shows them.
+func (t *Timeline) print(r Row) {
+	io.WriteString(t.w, r.Text)
+	for _, f := range t.subscribers {
+		f(r)
+	}
 }

@@ -2,7 +2,11 @@ package timeline_test
 
 import (
 	"os"
+	"strings"
+	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"informer-from-scratch/internal/timeline"
 )
@@ -20,4 +24,44 @@ func ExampleTimeline() {
 	//    The pager asks for two pods at a time.
 	//   +0.125s  listwatch  LIST      pods                           limit=2 → 2 items
 	//    the server returned a continue token
+}
+
+// TestSubscribersSeeWhatIsPrinted checks the promise the browser view relies
+// on: a subscriber gets every row, in print order, and the rows' Text put
+// together is exactly the terminal's output.
+func TestSubscribersSeeWhatIsPrinted(t *testing.T) {
+	var out strings.Builder
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tl := timeline.NewWithClock(&out, func() time.Time { now = now.Add(time.Second); return now })
+	tl.Note("before any subscriber")
+	var rows []timeline.Row
+	unsubscribe := tl.Subscribe(func(r timeline.Row) { rows = append(rows, r) })
+	start := out.Len()
+	tl.Step("One", "why one")
+	tl.Event("reflector", "Add", "ns/web-1", "rv=5")
+	tl.EventWith(map[string]string{"key": "ns/web-1"}, "indexer", "Add", "ns/web-1", "rv=5")
+	tl.Note("a %s", "note")
+	unsubscribe()
+	tl.Note("after")
+
+	var texts strings.Builder
+	for _, r := range rows {
+		texts.WriteString(r.Text)
+	}
+	printed := out.String()[start:strings.LastIndex(out.String(), "   after\n")]
+	if texts.String() != printed {
+		t.Errorf("the rows' Text is not what was printed:\nrows:\n%s\nprinted:\n%s", texts.String(), printed)
+	}
+	want := []timeline.Row{
+		{Kind: timeline.KindStep, Step: 1, Title: "One", Why: []string{"why one"}},
+		{Kind: timeline.KindEvent, Step: 1, Offset: time.Second, Layer: "reflector", What: "Add", Object: "ns/web-1", Detail: "rv=5"},
+		{Kind: timeline.KindEvent, Step: 1, Offset: 2 * time.Second, Layer: "indexer", What: "Add", Object: "ns/web-1", Detail: "rv=5", Fields: map[string]string{"key": "ns/web-1"}},
+		{Kind: timeline.KindNote, Step: 1, Detail: "a note"},
+	}
+	for i := range rows {
+		rows[i].Text = ""
+	}
+	if diff := cmp.Diff(want, rows); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
 }

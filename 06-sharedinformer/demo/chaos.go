@@ -1,0 +1,175 @@
+// Not a mirror of client-go: --chaos, the demo's informer behind
+// internal/faultproxy, meeting a cut watch, a 410 Gone and a restart of the
+// apiserver, each on the timeline with what the reflector does about it.
+
+package main
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"k8s.io/client-go/kubernetes"
+
+	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/internal/faultproxy"
+	"informer-from-scratch/internal/reqlog"
+)
+
+// chaosFlag is --chaos.
+var chaosFlag bool
+
+// faults is the proxy and what the demo waits on: the informer's requests.
+type faults struct {
+	proxy *faultproxy.Proxy
+	mu    sync.Mutex
+	reqs  []reqlog.Request
+}
+
+// startProxy puts the fault proxy between the informer and the playground,
+// and returns the informer's client, going through it.
+func (s *script) startProxy() (kubernetes.Interface, error) {
+	if !s.env.OnPlayground() {
+		return nil, fmt.Errorf("--chaos needs the playground: it restarts the apiserver")
+	}
+	s.faults = &faults{}
+	proxy, err := faultproxy.Start(s.env.Cluster.RESTConfig(), faultproxy.Options{Seed: 6, OnFault: func(f faultproxy.Fault) {
+		s.tl.Event("fault", string(f.Kind), f.Resource, f.Detail)
+	}})
+	if err != nil {
+		return nil, err
+	}
+	s.faults.proxy = proxy
+	s.tl.Note("--chaos: the informer talks to a fault-injecting proxy at %s, which forwards to the apiserver.", proxy.URL)
+	return s.env.TimelineClientFor(proxy.RESTConfig(), func(r reqlog.Request) {
+		s.faults.mu.Lock()
+		s.faults.reqs = append(s.faults.reqs, r)
+		s.faults.mu.Unlock()
+	})
+}
+
+// chaos is the three faults, one step each.
+func (s *script) chaos() error {
+	defer s.faults.proxy.Close()
+
+	s.tl.Step("Chaos 1: the watch connection is cut mid-stream",
+		"A change arrives on the watch; then the proxy aborts the connection. The reflector's watch",
+		"ends with an unexpected EOF, and it watches again from the last resourceVersion it saw: no",
+		"relist, since nothing was lost and the server still has that history. (A watch cut within a",
+		"second of its start with no event on it is a \"very short watch\": an error, and a relist.)")
+	for _, change := range []string{"before the cut", "after the cut"} {
+		mark, reqs := s.trail.mark(), s.requests()
+		if err := s.label("web-1"); err != nil {
+			return err
+		}
+		if err := s.trail.waitFor(s.env.Ctx, mark, "web-1's update "+change, changed(s.ns+"/web-1")); err != nil {
+			return err
+		}
+		if change == "after the cut" {
+			break
+		}
+		if err := s.faults.proxy.Inject(faultproxy.CutWatch); err != nil {
+			return err
+		}
+		if err := s.waitRequest(reqs, "the reflector's next watch", isResume); err != nil {
+			return err
+		}
+	}
+
+	s.tl.Step("Chaos 2: the watch ends with 410 Gone",
+		"The proxy sends an ERROR event, 410 Expired, as the apiserver does when the resourceVersion",
+		"a watch asks for is compacted away. The reflector cannot resume: it lists again, and the",
+		"queue's Replace tells every handler what changed (here: nothing, so updates with the same rv).")
+	mark := s.trail.mark()
+	if err := s.faults.proxy.Inject(faultproxy.Gone); err != nil {
+		return err
+	}
+	if err := s.trail.waitFor(s.env.Ctx, mark, "the relist after the 410", step(informer.LayerReflector, "Replace", "")); err != nil {
+		return err
+	}
+
+	s.tl.Step("Chaos 3: the apiserver restarts (etcd keeps its data)",
+		"The watch ends when the apiserver stops; while it is down (the proxy with it) connections",
+		"are refused and the reflector backs off. Once it is back, the reflector watches again from",
+		"its resourceVersion: etcd kept the history, so no relist. A pod created after it arrives.")
+	// A change first: a watch that ends within a second of its start with
+	// no event on it would be a "very short watch", and relist.
+	mark = s.trail.mark()
+	if err := s.label("web-1"); err != nil {
+		return err
+	}
+	if err := s.trail.waitFor(s.env.Ctx, mark, "web-1's update before the restart", changed(s.ns+"/web-1")); err != nil {
+		return err
+	}
+	reqs := s.requests()
+	start := time.Now()
+	s.tl.Event("demo", "RESTART", "kube-apiserver", "stopping it; etcd keeps running")
+	// The proxy goes down with it: the informer's connections are refused,
+	// as they would be without a proxy.
+	if err := s.faults.proxy.Disconnect(); err != nil {
+		return err
+	}
+	err := s.env.Cluster.RestartAPIServer(s.env.Ctx)
+	if rerr := s.faults.proxy.Reconnect(); err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return err
+	}
+	s.tl.Event("demo", "READY", "kube-apiserver", fmt.Sprintf("back after %s", time.Since(start).Round(100*time.Millisecond)))
+	mark = s.trail.mark()
+	if err := s.create("web-6"); err != nil {
+		return err
+	}
+	if err := s.trail.waitFor(s.env.Ctx, mark, "web-6's add at the handlers", step(informer.LayerHandler, "OnAdd", s.ns+"/web-6")); err != nil {
+		return err
+	}
+	if err := s.waitRequest(reqs, "a watch after the restart", isResume); err != nil {
+		return err
+	}
+	st := s.faults.proxy.Stats()
+	s.tl.Note("The proxy: %d requests; faults: %v.", st.Requests, st.Faults)
+	s.showCache()
+	return nil
+}
+
+// changed matches a handler's update of key that is a change, not a sync
+// (a relist just before delivers those too).
+func changed(key string) func(informer.Observation) bool {
+	return func(o informer.Observation) bool {
+		return o.Layer == informer.LayerHandler && o.Op == "OnUpdate" && o.Key == key && !o.Sync
+	}
+}
+
+func (s *script) requests() int {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	return len(s.faults.reqs)
+}
+
+// isResume matches a watch that resumes from a resourceVersion, not a
+// WatchList stream (which would be a relist).
+func isResume(r reqlog.Request) bool {
+	return r.Query.Get("watch") == "true" && r.Query.Get("sendInitialEvents") != "true"
+}
+
+// waitRequest waits for a request after position since that matches.
+func (s *script) waitRequest(since int, what string, match func(reqlog.Request) bool) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		s.faults.mu.Lock()
+		for _, r := range s.faults.reqs[since:] {
+			if match(r) {
+				s.faults.mu.Unlock()
+				return nil
+			}
+		}
+		s.faults.mu.Unlock()
+		select {
+		case <-s.env.Ctx.Done():
+			return s.env.Ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("waited 30s for %s", what)
+}

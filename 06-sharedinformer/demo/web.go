@@ -1,0 +1,307 @@
+// Not a mirror of client-go: --web, the demo's side of the browser view
+// (internal/webview). The page draws the rows this demo prints; its buttons
+// act on the cluster through the script's own steps, once the story is over.
+
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/internal/webview"
+)
+
+var (
+	// webFlag is --web: serve the browser view, and stay up after the story.
+	webFlag bool
+	// addrFlag is --addr: where the page listens.
+	addrFlag string
+)
+
+func webFlags(fs *flag.FlagSet) {
+	fs.BoolVar(&webFlag, "web", false, "serve a live view of the pipeline in the browser (the URL is printed); after the story the demo stays up, and the page's buttons act, until Ctrl-C")
+	fs.StringVar(&addrFlag, "addr", "127.0.0.1:0", "with --web: the page's address, on loopback (port 0: a free one)")
+}
+
+// fields are an Observation's facts for the browser view (webview's Field
+// names), attached to its timeline row: the page moves tokens by them
+// without parsing the row's text.
+func fields(o informer.Observation) map[string]string {
+	f := map[string]string{}
+	set := func(k, v string) {
+		if v != "" {
+			f[k] = v
+		}
+	}
+	set(webview.FieldKey, o.Key)
+	set(webview.FieldRV, o.ResourceVersion)
+	set(webview.FieldHandler, o.Handler)
+	if n, ok := strings.CutSuffix(o.Detail, " objects"); ok {
+		set(webview.FieldCount, n)
+	}
+	if n := strings.Count(o.Detail, "@"); n > 1 { // a DeltaFIFO's coalesced deltas, "Added@5 Updated@6"
+		set(webview.FieldDeltas, strconv.Itoa(n))
+	}
+	if o.Err != nil {
+		set(webview.FieldError, o.Err.Error())
+	}
+	return f
+}
+
+// web is the browser view of one run. A nil *web (no --web) does nothing.
+type web struct {
+	s   *script
+	srv *webview.Server
+	// open is set once the story is over: the buttons act only then, so
+	// that they never interleave with the story's steps.
+	open atomic.Bool
+
+	mu      sync.Mutex // the buttons' own state
+	cut     bool
+	nextPod int
+	added   int
+	updates int
+}
+
+// startWeb serves the page, if --web was given.
+func startWeb(s *script) (*web, error) {
+	if !webFlag {
+		return nil, nil
+	}
+	cfg := webview.Config{
+		Title:    webview.Label{En: "Stage 06: one SharedIndexInformer, live", Zh: "第 6 阶段：一个 SharedIndexInformer，实时运行"},
+		Lanes:    webview.InformerLanes(),
+		Counters: webview.InformerCounters(),
+	}
+	w := &web{s: s}
+	buttons := w.buttons()
+	for _, b := range buttons {
+		cfg.Buttons = append(cfg.Buttons, b.Button)
+	}
+	srv, err := webview.Start(addrFlag, cfg, s.tl)
+	if err != nil {
+		return nil, err
+	}
+	w.srv = srv
+	for _, b := range buttons {
+		srv.Handle(b.ID, w.guard(b.do))
+	}
+	s.tl.Note("Web view: %s (open it in a browser; its buttons act once the story is over)", srv.URL())
+	return w, nil
+}
+
+type button struct {
+	webview.Button
+	do webview.Action
+}
+
+// buttons are what the page offers: every one on the playground; on a real
+// cluster, where the demo only reads, only those that change nothing there.
+func (w *web) buttons() []button {
+	var bs []button
+	add := func(id, en, zh, hintEn, hintZh string, do webview.Action) {
+		bs = append(bs, button{webview.Button{ID: id, Label: webview.Label{En: en, Zh: zh}, Hint: webview.Label{En: hintEn, Zh: hintZh}}, do})
+	}
+	if w.s.env.Writes {
+		add("create", "Create a pod", "创建 Pod", "one watch event: one token through every lane", "一个 watch 事件：一个 token 走过每一条泳道", w.createPod)
+		add("update", "Update a pod", "更新 Pod", "a label change: an update", "改一个 label：一次 update", w.updatePod)
+		add("delete", "Delete a pod", "删除 Pod", "two events: MODIFIED (deletionTimestamp), then DELETED", "两个事件：先 MODIFIED（deletionTimestamp），再 DELETED", w.deletePod)
+	}
+	add("cut", "Cut the watch", "断开 watch", "the watch ends; the next watch request waits", "watch 结束；下一个 watch 请求被挡住", w.cutWatch)
+	add("restore", "Restore the watch", "恢复 watch", "the waiting watch request goes out, from the last resourceVersion", "被挡住的 watch 请求发出去，从最后的 resourceVersion 开始", w.restoreWatch)
+	if w.s.env.OnPlayground() {
+		add("compact", "Compact etcd (410)", "压缩 etcd（410）", "while the watch is cut, after a change: the restored watch gets 410 and the reflector lists again", "在 watch 断开、又有变化之后压缩：恢复的 watch 收到 410，Reflector 重新 list", w.compact)
+	}
+	add("slow", "Add a slow handler", "添加慢 handler", "each call takes a second: watch its ring buffer grow", "每次调用要一秒：看它的环形缓冲区变长", w.addSlowHandler)
+	add("late", "Add a late handler", "添加晚来的 handler", "the cache is replayed to it as adds, then it gets every change", "缓存先以 add 的形式重放给它，之后它收到每一个变化", w.addLateHandler)
+	return bs
+}
+
+// guard refuses a button while the story runs.
+func (w *web) guard(do webview.Action) webview.Action {
+	return func(ctx context.Context) (string, error) {
+		if !w.open.Load() {
+			return "", errors.New("the demo's story is still running: the buttons act once it is over")
+		}
+		return do(ctx)
+	}
+}
+
+// listeners tells the page which handlers are about to be added, so that
+// it draws their rings before the first notification reaches them.
+func (w *web) listeners(names ...string) {
+	if w == nil {
+		return
+	}
+	for _, n := range names {
+		w.srv.Listener(n)
+	}
+}
+
+// stayUp keeps the informer running, and the buttons acting, until Ctrl-C.
+func (w *web) stayUp(ctx context.Context) {
+	if w == nil {
+		return
+	}
+	w.open.Store(true)
+	w.s.tl.Note("--web: the informer keeps running and the page's buttons act, until you press Ctrl-C: %s", w.srv.URL())
+	<-ctx.Done()
+}
+
+func (w *web) close() {
+	if w == nil {
+		return
+	}
+	if err := w.srv.Close(); err != nil {
+		w.s.tl.Note("web view: %v", err)
+	}
+}
+
+// ---- the buttons ----
+
+// pods returns the cached pods' names, sorted by their number.
+func (w *web) pods() []string {
+	var names []string
+	for _, obj := range w.s.informer.GetIndexer().List() {
+		names = append(names, obj.(*corev1.Pod).Name)
+	}
+	slices.SortFunc(names, func(a, b string) int { return podNumber(a) - podNumber(b) })
+	return names
+}
+
+func podNumber(name string) int {
+	n, _ := strconv.Atoi(strings.TrimPrefix(name, "web-"))
+	return n
+}
+
+func (w *web) createPod(context.Context) (string, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, name := range w.pods() {
+		w.nextPod = max(w.nextPod, podNumber(name)+1)
+	}
+	name := fmt.Sprintf("web-%d", w.nextPod)
+	w.nextPod++
+	return "created " + name, w.s.create(name)
+}
+
+func (w *web) updatePod(context.Context) (string, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	pods := w.pods()
+	if len(pods) == 0 {
+		return "", errors.New("the cache holds no pod: create one first")
+	}
+	name := pods[w.updates%len(pods)]
+	w.updates++
+	return "labelled " + name, w.s.label(name)
+}
+
+func (w *web) deletePod(context.Context) (string, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	pods := w.pods()
+	if len(pods) == 0 {
+		return "", errors.New("the cache holds no pod: create one first")
+	}
+	name := pods[len(pods)-1]
+	return "deleted " + name, w.s.delete(name)
+}
+
+func (w *web) cutWatch(context.Context) (string, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.cut {
+		return "", errors.New("the watch is already cut")
+	}
+	w.cut = true
+	w.s.lw.Cut()
+	w.s.tl.Event("demo", "CUT", "the informer's connection", "its watch ends; its next watch request waits")
+	return "cut: changes made now reach the informer only when the watch is restored", nil
+}
+
+func (w *web) restoreWatch(context.Context) (string, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.cut {
+		return "", errors.New("the watch is not cut")
+	}
+	w.cut = false
+	w.s.lw.Restore()
+	w.s.tl.Event("demo", "RESTORE", "the informer's connection", "the waiting watch request goes out")
+	return "restored", nil
+}
+
+func (w *web) compact(ctx context.Context) (string, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	rev, err := w.s.env.Cluster.Compact(ctx)
+	if err != nil && strings.Contains(err.Error(), "required revision has been compacted") {
+		return "", errors.New("etcd has nothing to forget: it was compacted, and nothing has changed since; change something first")
+	}
+	if err != nil {
+		return "", err
+	}
+	w.s.tl.Event("demo", "COMPACT", "etcd", fmt.Sprintf("history before revision %d is gone", rev))
+	if !w.cut {
+		return "compacted; an open watch is not affected: cut the watch, change something, compact, then restore", nil
+	}
+	return "compacted: restore the watch to see the 410 and the relist", nil
+}
+
+func (w *web) addSlowHandler(context.Context) (string, error) {
+	return w.addHandler("slow", time.Second)
+}
+
+func (w *web) addLateHandler(context.Context) (string, error) {
+	return w.addHandler("late", 0)
+}
+
+// addHandler adds a handler to the running informer (its cache is replayed
+// to it) and prints its HasSynced row once it has handled the replay.
+func (w *web) addHandler(kind string, delay time.Duration) (string, error) {
+	w.mu.Lock()
+	w.added++
+	name := fmt.Sprintf("%s-%d", kind, w.added)
+	w.mu.Unlock()
+	w.srv.Listener(name)
+	detail := "added while the informer runs"
+	if delay > 0 {
+		detail += fmt.Sprintf("; each call takes %s", delay)
+	}
+	w.s.tl.Event("demo", "HANDLER", name, detail)
+	reg, err := w.s.informer.AddEventHandlerWithOptions(sleeper(delay), informer.HandlerOptions{Name: name})
+	if err != nil {
+		return "", err
+	}
+	go func() {
+		select {
+		case <-reg.HasSyncedChecker().Done():
+			w.s.tl.Event("synced", "HasSynced", name, "true")
+		case <-w.s.env.Ctx.Done():
+		}
+	}()
+	return "added " + name, nil
+}
+
+// sleeper is a handler whose every call takes delay: a stand-in for a
+// handler that does its work in line instead of queueing a key.
+func sleeper(delay time.Duration) informer.ResourceEventHandler {
+	pause := func() { time.Sleep(delay) }
+	return informer.ResourceEventHandlerFuncs{
+		AddFunc:    func(any) { pause() },
+		UpdateFunc: func(any, any) { pause() },
+		DeleteFunc: func(any) { pause() },
+	}
+}

@@ -1,0 +1,178 @@
+// Not a mirror of client-go: the demo's CustomResource step, running our
+// dynamic factory (dynamic/dynamicinformer/informer.go's) on
+// sample-controller's Foo, registered through internal/crd.
+
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+
+	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/07-factory/dynamicinformer"
+	"informer-from-scratch/internal/crd"
+)
+
+// customResource registers the Foo CRD (playground only), and reads Foos
+// through the dynamic factory's ForResource, then watches one arrive.
+func (s *script) customResource() error {
+	gvr := crd.Foo.GVR()
+	if !s.playground {
+		gvr = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
+		s.tl.Step("Any resource through ForResource",
+			"Read-only: no CustomResource is registered here. The dynamic factory reads deployments",
+			"instead, as unstructured objects: any resource the server serves works the same way.")
+	} else {
+		s.tl.Step("A CustomResource through ForResource",
+			"sample-controller's Foo: a CRD registered through the dynamic client. The clientset has no",
+			"Go type for it, so the typed factory cannot serve it; the dynamic factory can, for any",
+			"GroupVersionResource, with objects as *unstructured.Unstructured.")
+		if err := s.registerFoos(); err != nil {
+			return err
+		}
+		_, err := s.factory.ForResource(gvr)
+		s.tl.Event("factory", "ForResource", gvr.Resource, "typed factory: "+firstClause(err))
+	}
+
+	dyn, err := dynamic.NewForConfig(s.env.TimelineRESTConfig(s.counts.add))
+	if err != nil {
+		return err
+	}
+	s.counts.reset()
+	f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(dyn, 0, s.ns, nil)
+	foos := f.ForResource(gvr)
+	s.tl.Event("factory", "ForResource", gvr.String(), "dynamic factory: the informer of this GroupVersionResource")
+	arrived := make(chan string, 16)
+	if _, err := foos.Informer().AddEventHandler(informer.ResourceEventHandlerFuncs{AddFunc: func(obj any) {
+		if u, ok := obj.(*unstructured.Unstructured); ok && s.playground {
+			arrived <- u.GetName()
+		}
+	}}); err != nil {
+		return err
+	}
+	stopCh := make(chan struct{})
+	defer func() {
+		close(stopCh)
+		f.Shutdown()
+	}()
+	f.Start(stopCh)
+	timeout := make(chan struct{})
+	timer := time.AfterFunc(30*time.Second, func() { close(timeout) })
+	defer timer.Stop()
+	if !f.WaitForCacheSync(timeout)[gvr] {
+		return fmt.Errorf("the dynamic informer of %v did not sync within 30s", gvr)
+	}
+	s.tl.Event("synced", "cache", gvr.Resource, "WaitForCacheSync: true")
+
+	objs, err := foos.Lister().List(labels.Everything())
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(objs, func(a, b runtime.Object) int { return strings.Compare(key(a), key(b)) })
+	for i, obj := range objs {
+		if i == 5 {
+			s.tl.Note("… and %d more", len(objs)-5)
+			break
+		}
+		s.tl.Event("lister", "List", key(obj), describe(obj))
+	}
+	s.tl.Note("Lister().List(everything): %s, from the cache.", plural(len(objs), strings.TrimSuffix(gvr.Resource, "s")))
+	if !s.playground {
+		return nil
+	}
+
+	// One more Foo: the watch brings it.
+	created, err := s.createFoo("third", "third-web", 3)
+	if err != nil {
+		return err
+	}
+	s.tl.Event("demo", "CREATE", s.ns+"/third", "rv="+created.GetResourceVersion())
+	for {
+		select {
+		case name := <-arrived:
+			if name == "third" {
+				s.tl.Event("handler", "OnAdd", s.ns+"/third", "a new Foo, through the dynamic informer's watch")
+				s.counts.print(s.tl, "Requests of the dynamic factory, by resource:")
+				return nil
+			}
+		case <-timeout:
+			return fmt.Errorf("the new Foo did not reach the handler within 30s")
+		}
+	}
+}
+
+// registerFoos registers the CRD and creates two Foos.
+func (s *script) registerFoos() error {
+	admin, err := dynamic.NewForConfig(s.env.RESTConfig()) // not counted
+	if err != nil {
+		return err
+	}
+	if err := crd.Register(s.env.Ctx, admin, crd.Foo); err != nil {
+		return err
+	}
+	s.tl.Event("demo", "CRD", crd.Foo.Name(), "registered and established: the apiserver serves foos")
+	for _, f := range []struct {
+		name, deployment string
+		replicas         int64
+	}{{"example", "example-web", 2}, {"other", "other-web", 1}} {
+		created, err := s.createFoo(f.name, f.deployment, f.replicas)
+		if err != nil {
+			return err
+		}
+		s.tl.Event("demo", "CREATE", s.ns+"/"+f.name, "rv="+created.GetResourceVersion())
+	}
+	return nil
+}
+
+func (s *script) createFoo(name, deployment string, replicas int64) (*unstructured.Unstructured, error) {
+	admin, err := dynamic.NewForConfig(s.env.RESTConfig())
+	if err != nil {
+		return nil, err
+	}
+	return admin.Resource(crd.Foo.GVR()).Namespace(s.ns).Create(s.env.Ctx, crd.NewFoo(s.ns, name, deployment, replicas, nil), metav1.CreateOptions{})
+}
+
+// key is "namespace/name".
+func key(obj runtime.Object) string {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return fmt.Sprintf("<%T>", obj)
+	}
+	if u.GetNamespace() == "" {
+		return u.GetName()
+	}
+	return u.GetNamespace() + "/" + u.GetName()
+}
+
+// describe shows a few fields of an unstructured object: the kind, and a
+// Foo's spec.
+func describe(obj runtime.Object) string {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return ""
+	}
+	detail := fmt.Sprintf("kind=%s rv=%s", u.GetKind(), u.GetResourceVersion())
+	if deployment, ok, _ := unstructured.NestedString(u.Object, "spec", "deploymentName"); ok {
+		replicas, _, _ := unstructured.NestedInt64(u.Object, "spec", "replicas")
+		detail += fmt.Sprintf(" spec.deploymentName=%s spec.replicas=%d", deployment, replicas)
+	}
+	return detail
+}
+
+// firstClause shortens an error for a timeline row.
+func firstClause(err error) string {
+	if err == nil {
+		return "no error"
+	}
+	msg, _, _ := strings.Cut(err.Error(), ";")
+	return msg
+}

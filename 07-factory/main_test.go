@@ -1,0 +1,16 @@
+package factory_test
+
+import (
+	"testing"
+
+	"informer-from-scratch/07-factory/internal/testenv"
+	"informer-from-scratch/internal/playground"
+)
+
+// TestMain: testenv.Main silences klog, stops the playground the
+// integration tests share, and fails the package if a goroutine is left.
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+// cluster is the package's playground, started the first time a test needs
+// it.
+func cluster(t *testing.T) *playground.Cluster { return testenv.Cluster(t) }

@@ -1,0 +1,196 @@
+// Package webviewtest helps tests of a demo's browser view: it reads the
+// stream as the page does, presses buttons, and finds and starts Chromium
+// for the tests that drive a real browser.
+package webviewtest
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"informer-from-scratch/internal/webview"
+)
+
+// Stream is one connection to a page's /events, read in the background.
+type Stream struct {
+	Snapshot webview.Snapshot
+
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu      sync.Mutex
+	msgs    []webview.Message
+	changed chan struct{}
+	err     error
+}
+
+// Connect opens the stream of the page at url and waits for its snapshot.
+func Connect(t *testing.T, url string) *Stream {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"events", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		cancel()
+		t.Fatalf("GET %sevents: %v", url, err)
+	}
+	s := &Stream{cancel: cancel, done: make(chan struct{}), changed: make(chan struct{})}
+	events := readEvents(resp.Body)
+	first, ok := <-events
+	if !ok || first.name != "snapshot" {
+		cancel()
+		t.Fatalf("the stream did not start with a snapshot: %+v", first)
+	}
+	if err := json.Unmarshal(first.data, &s.Snapshot); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		defer close(s.done)
+		defer resp.Body.Close()
+		for e := range events {
+			var m webview.Message
+			err := json.Unmarshal(e.data, &m)
+			s.mu.Lock()
+			if err != nil {
+				s.err = err
+			}
+			s.msgs = append(s.msgs, m)
+			close(s.changed)
+			s.changed = make(chan struct{})
+			s.mu.Unlock()
+		}
+	}()
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Close ends the connection.
+func (s *Stream) Close() {
+	s.cancel()
+	<-s.done
+}
+
+// Messages returns every message read so far.
+func (s *Stream) Messages() []webview.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]webview.Message(nil), s.msgs...)
+}
+
+// WaitFor reads until a message matches, and returns it. It fails the test
+// after 30 seconds, or if the stream ends first.
+func (s *Stream) WaitFor(t *testing.T, what string, match func(webview.Message) bool) webview.Message {
+	t.Helper()
+	deadline := time.After(30 * time.Second)
+	for i := 0; ; {
+		s.mu.Lock()
+		msgs, changed, err := s.msgs[i:], s.changed, s.err
+		s.mu.Unlock()
+		if err != nil {
+			t.Fatalf("reading the stream: %v", err)
+		}
+		for _, m := range msgs {
+			i++
+			if match(m) {
+				return m
+			}
+		}
+		select {
+		case <-changed:
+		case <-s.done:
+			t.Fatalf("the stream ended before %s", what)
+		case <-deadline:
+			t.Fatalf("waited 30s for %s", what)
+		}
+	}
+}
+
+type event struct {
+	name string
+	data []byte
+}
+
+// readEvents parses Server-Sent Events: "event:" and "data:" lines, a blank
+// line after each event.
+func readEvents(r io.Reader) <-chan event {
+	out := make(chan event)
+	go func() {
+		defer close(out)
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 1<<20), 16<<20)
+		var e event
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.HasPrefix(line, "event: "):
+				e.name = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "data: "):
+				e.data = []byte(strings.TrimPrefix(line, "data: "))
+			case line == "" && e.name != "":
+				out <- e
+				e = event{}
+			}
+		}
+	}()
+	return out
+}
+
+// Press presses a button as the page does, and returns the answer; it fails
+// the test if the action failed.
+func Press(t *testing.T, url, id string) string {
+	t.Helper()
+	answer, status := press(url, id)
+	if status != http.StatusOK {
+		t.Fatalf("pressing %q: %d %s", id, status, answer)
+	}
+	return answer
+}
+
+func press(url, id string) (string, int) {
+	req, _ := http.NewRequest(http.MethodPost, url+"act/"+id, nil)
+	req.Header.Set("X-Webview", "1")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err.Error(), 0
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return strings.TrimSpace(string(b)), resp.StatusCode
+}
+
+// Journeys follows every token through msgs and returns the lanes each
+// visited, by token ID, with its key; tokens that existed before the first
+// message start from the snapshot's path.
+func Journeys(snap webview.Snapshot, msgs []webview.Message) map[string]Journey {
+	j := map[string]Journey{}
+	for _, tk := range snap.Tokens {
+		j[tk.ID] = Journey{Key: tk.Key, Lanes: tk.Path}
+	}
+	for _, m := range msgs {
+		for _, mv := range m.Moves {
+			j[mv.ID] = Journey{Key: mv.Key, Lanes: mv.Path, Label: mv.Label}
+		}
+	}
+	return j
+}
+
+// Journey is one token's lanes, in order.
+type Journey struct {
+	Key   string
+	Label string
+	Lanes []string
+}
+
+func (j Journey) String() string {
+	return fmt.Sprintf("%s %q: %s", j.Key, j.Label, strings.Join(j.Lanes, " → "))
+}
