@@ -401,12 +401,16 @@ func checkCoverage(cgDir string, ex *exclusions) error {
 	}
 	var missing []string
 	for _, d := range clientGoTestDirs {
-		names, err := filepath.Glob(filepath.Join(cgDir, d, "*_test.go"))
+		names, err := testFilesIn(cgDir, d)
 		if err != nil {
 			return err
 		}
 		for _, n := range names {
-			rel := filepath.ToSlash(filepath.Join(d, filepath.Base(n)))
+			rel, err := filepath.Rel(cgDir, n)
+			if err != nil {
+				return err
+			}
+			rel = filepath.ToSlash(rel)
 			if !declaresTests(n) {
 				continue // a helper file (TestMain, init, shared helpers): a stage's support
 			}
@@ -422,6 +426,23 @@ func checkCoverage(cgDir string, ex *exclusions) error {
 		return fmt.Errorf("client-go test files neither in a stage (stages.go) nor excluded as a whole (exclusions.txt):\n  %s", strings.Join(missing, "\n  "))
 	}
 	return nil
+}
+
+// testFilesIn lists the _test.go files of client-go's directory d, and of
+// every directory under it when d ends in /...
+func testFilesIn(cgDir, d string) ([]string, error) {
+	tree, ok := strings.CutSuffix(d, "/...")
+	if !ok {
+		return filepath.Glob(filepath.Join(cgDir, d, "*_test.go"))
+	}
+	var names []string
+	err := filepath.WalkDir(filepath.Join(cgDir, tree), func(path string, e os.DirEntry, err error) error {
+		if err == nil && !e.IsDir() && strings.HasSuffix(path, "_test.go") {
+			names = append(names, path)
+		}
+		return err
+	})
+	return names, err
 }
 
 // declaresTests reports whether the Go file at path declares a test,

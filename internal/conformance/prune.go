@@ -262,6 +262,7 @@ type target struct {
 	importPath string // its import path: informer-from-scratch/03-deltafifo
 	replaces   []string
 	renames    map[string]string
+	imports    []string
 }
 
 // markReplaced marks the helpers to.replaces names, and checks that each is
@@ -312,6 +313,31 @@ func checkRenames(all []*unit, to target) error {
 		}
 		if !called {
 			return fmt.Errorf("stages.go: %s renames calls to %s, which client-go's files never call", to.pkg, old)
+		}
+	}
+	return nil
+}
+
+// checkImports makes sure every import to.imports points at our package is
+// one: an external test file imports it, and no internal one does (a file of
+// our own package cannot import that package, so its client-go import would
+// silently stay client-go's).
+func checkImports(files []*cgFile, to target) error {
+	for _, want := range to.imports {
+		imported := false
+		for _, f := range files {
+			for _, imp := range f.ast.Imports {
+				if strings.Trim(imp.Path.Value, "\"`") != want {
+					continue
+				}
+				if !strings.HasSuffix(f.ast.Name.Name, "_test") {
+					return fmt.Errorf("stages.go: %s points imports of %s at our package, but %s, a file of the package itself, imports it", to.pkg, want, f.rel)
+				}
+				imported = true
+			}
+		}
+		if !imported {
+			return fmt.Errorf("stages.go: %s points imports of %s at our package, which client-go's files never import", to.pkg, want)
 		}
 	}
 	return nil
@@ -393,9 +419,10 @@ func rewrite(fset *token.FileSet, f *cgFile, us []*unit, to target, pkgNames map
 			return nil, fmt.Errorf("%s: no package name known for import %q", f.rel, importPath)
 		}
 		if name == "_" || name == "." || used[name] {
-			if external && importPath == clientGoPkg {
+			if external && (importPath == clientGoPkg || slices.Contains(to.imports, importPath)) {
 				// The package under test is ours now, under the name
-				// the file uses for client-go's.
+				// the file uses for client-go's; so is a package whose
+				// names the adapter declares (stage.imports).
 				edits = append(edits, edit{off(imp.Path.Pos()), off(imp.Path.End()), name + " " + strconv.Quote(to.importPath)})
 			}
 			continue
@@ -446,6 +473,9 @@ func prepare(fset *token.FileSet, files []*cgFile, to target, runs func(file, na
 		return nil, err
 	}
 	if err := checkRenames(all, to); err != nil {
+		return nil, err
+	}
+	if err := checkImports(files, to); err != nil {
 		return nil, err
 	}
 	markLive(all)

@@ -145,6 +145,49 @@ func TestPrepareExternalTestPackage(t *testing.T) {
 	}
 }
 
+// A package the adapter declares names of (stage.imports) is pointed at ours
+// too, under the name the file gave it; an import not listed stays
+// client-go's.
+func TestPreparePointsListedImportsAtOurPackage(t *testing.T) {
+	src := "package dynamiclister_test\n\nimport (\n\t\"testing\"\n\n\t\"k8s.io/client-go/dynamic/dynamiclister\"\n\t\"k8s.io/client-go/tools/cache\"\n\t\"k8s.io/client-go/tools/pager\"\n)\n\nfunc TestGet(t *testing.T) { dynamiclister.New(cache.NewIndexer(), pager.New) }\n"
+	fset := token.NewFileSet()
+	f, err := parseFile(fset, "dynamic/dynamiclister/lister_test.go", []byte(src), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{"testing": "testing", "k8s.io/client-go/dynamic/dynamiclister": "dynamiclister",
+		"k8s.io/client-go/tools/cache": "cache", "k8s.io/client-go/tools/pager": "pager"}
+	to := target{pkg: "dynamiclister", importPath: "informer-from-scratch/07-factory/dynamiclister", imports: []string{"k8s.io/client-go/tools/cache"}}
+	p, err := prepare(fset, []*cgFile{f}, to, func(string, string) bool { return true }, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.NewReplacer(
+		`"k8s.io/client-go/dynamic/dynamiclister"`, `dynamiclister "informer-from-scratch/07-factory/dynamiclister"`,
+		`"k8s.io/client-go/tools/cache"`, `cache "informer-from-scratch/07-factory/dynamiclister"`,
+	).Replace(src)
+	if diff := cmp.Diff(want, string(p.files["dynamic/dynamiclister/lister_test.go"])); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+
+	// Pointing an import no file has, or one a file of the package itself
+	// has (it cannot import its own package), is refused.
+	for name, c := range map[string]struct{ src, imp string }{
+		"not imported":     {src, "k8s.io/client-go/rest"},
+		"an internal file": {strings.Replace(src, "package dynamiclister_test", "package dynamiclister", 1), "k8s.io/client-go/tools/cache"},
+	} {
+		fset := token.NewFileSet()
+		f, err := parseFile(fset, "dynamic/dynamiclister/lister_test.go", []byte(c.src), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		to.imports = []string{c.imp}
+		if _, err := prepare(fset, []*cgFile{f}, to, func(string, string) bool { return true }, names); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
 func TestTestKind(t *testing.T) {
 	for name, want := range map[string]string{
 		"TestFoo": "Test", "Test_foo": "Test", "Test": "Test", "Testify": "", "TestMain": "",

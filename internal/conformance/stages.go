@@ -40,23 +40,35 @@ type stage struct {
 	// call to the adapter's function named by the value, which takes
 	// client-go's arguments and calls ours. Only calls are renamed.
 	renames map[string]string
+	// imports are client-go packages that the stage's external test files
+	// (package x_test) import beside the one under test, and whose names
+	// the adapter declares: client-go's dynamic informer tests build their
+	// handlers and wait for the caches with tools/cache, which is stages
+	// 04-06 here. Each import of one is pointed at our package under test,
+	// under the name the file gives it, so cache.WaitForCacheSync is the
+	// adapter's alias of ours.
+	imports []string
 }
 
 // target is the package the stage's client-go files become part of.
 func (s stage) target() target {
-	return target{pkg: s.pkg, importPath: modulePath + s.dir, replaces: s.replaces, renames: s.renames}
+	return target{pkg: s.pkg, importPath: modulePath + s.dir, replaces: s.replaces, renames: s.renames, imports: s.imports}
 }
 
 // clientGoTestDirs are the client-go directories whose test files the runner
 // accounts for: each *_test.go in them must be a stage's test file, or be
-// excluded as a whole in exclusions.txt.
+// excluded as a whole in exclusions.txt. A directory ending in /... stands
+// for every directory under it too (the generated informers and listers:
+// client-go v0.37.2 has one test file in all of them).
 var clientGoTestDirs = []string{
 	"tools/cache",
 	"tools/cache/synctrack",
 	"tools/cache/testing",
 	"tools/pager",
-	"informers",
+	"informers/...",
+	"listers/...",
 	"dynamic/dynamicinformer",
+	"dynamic/dynamiclister",
 	"util/workqueue",
 }
 
@@ -172,11 +184,20 @@ var stages = []stage{
 	// to say in exclusions.txt; an external test package (package
 	// workqueue_test) has its import of client-go's package pointed at ours.
 	{
-		dir: "07-factory",
-		pkg: "factory",
-		tests: []string{
-			"dynamic/dynamicinformer/informer_test.go",
-		},
+		dir:     "07-factory/dynamicinformer",
+		pkg:     "dynamicinformer",
+		adapter: "dynamicinformer.go",
+		// Its handlers and its wait are tools/cache's: stages 05 and 06.
+		imports: []string{"k8s.io/client-go/tools/cache"},
+		tests:   []string{"dynamic/dynamicinformer/informer_test.go"},
+	},
+	{
+		dir:     "07-factory/dynamiclister",
+		pkg:     "dynamiclister",
+		adapter: "dynamiclister.go",
+		// Its indexer is tools/cache's: stages 03 and 04.
+		imports: []string{"k8s.io/client-go/tools/cache"},
+		tests:   []string{"dynamic/dynamiclister/lister_test.go"},
 	},
 	{
 		dir:     "08-workqueue-controller/workqueue",

@@ -222,7 +222,13 @@ func (st *stageTry) runOne(ctx context.Context, binary, dir string, x *exclusion
 		}
 		args = append(args, "-test.run="+pattern)
 	}
-	cmd := exec.CommandContext(ctx, binary, args...)
+	// -test.timeout stops a test that hangs, but go test's alarm is off
+	// while benchmarks run (BenchmarkSharedIndexInformer waits for ever
+	// for a sync), so the binary gets a limit of its own too.
+	limit := st.o.excludedTimeout + 10*time.Second
+	runCtx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	cmd := exec.CommandContext(runCtx, binary, args...)
 	cmd.Dir = dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -233,6 +239,8 @@ func (st *stageTry) runOne(ctx context.Context, binary, dir string, x *exclusion
 	switch {
 	case strings.Contains(text, "--- FAIL: "+name+" "):
 		return "fails", lastLines(text, 6)
+	case ctx.Err() == nil && runCtx.Err() != nil:
+		return "fails", fmt.Sprintf("still running after %s: stopped\n%s", limit, lastLines(text, 6))
 	case err != nil:
 		return "fails", fmt.Sprintf("after %s: %v\n%s", took, err, lastLines(text, 6))
 	case strings.Contains(text, "--- SKIP: "+name+" "):

@@ -1,0 +1,19 @@
+//go:build conformance
+
+// Adapter for client-go's dynamic/dynamicinformer/informer_test.go (an
+// external test package, dynamicinformer_test), run against
+// 07-factory/dynamicinformer by internal/conformance. Our dynamic factory
+// keeps client-go's names, so the import of client-go's package only points
+// at ours. The tests also import tools/cache, for the handler they register
+// and the wait for the caches; stages.go points that import at this package
+// too, so that the names below, stage 06's, are what they call, and no
+// client-go informer code runs in these tests.
+
+package dynamicinformer
+
+import informer "informer-from-scratch/06-sharedinformer"
+
+// tools/cache's names the tests use, from stage 06's vocabulary.
+type ResourceEventHandlerFuncs = informer.ResourceEventHandlerFuncs
+
+var WaitForCacheSync = informer.WaitForCacheSync
