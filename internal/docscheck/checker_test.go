@@ -42,6 +42,16 @@ func TestCheckCitationCatchesMistakes(t *testing.T) {
 		{"sets.List", true},
 		{"labels.Everything()", true},
 		{"labels.Nothing2()", false},
+		// Stage 07's: the factory's helpers and the dynamic packages.
+		{"internalinterfaces.SharedInformerFactory", true},
+		{"internalinterfaces.NewListWatch", false}, // ours, cited by client-go's package name
+		{"dynamicinformer.NewDynamicSharedInformerFactory(dynamicClient, resync)", true},
+		{"dynamicinformer.NewDynamicInformerFactory(dynamicClient, resync)", false},
+		{"dynamiclister.NewRuntimeObjectShim", true},
+		{"dynamiclister.Lister.Namespace", true},
+		{"dynamiclister.Lister.ByNamespace", false},
+		{"informers.sharedInformerFactory.InformerFor", true},
+		{"informers.sharedInformerFactory.ForResources", false},
 		{"make run-stage 1", true},    // not a citation
 		{"listwatch.ListWatch", true}, // ours, not client-go's
 	} {
@@ -57,6 +67,10 @@ func TestHeaderCitationPattern(t *testing.T) {
 		"// Mirrors k8s.io/client-go v0.37.2 tools/cache/reflector.go: Reflector.": "tools/cache/reflector.go",
 		"// Mirrors k8s.io/client-go/tools/pager/pager.go.":                        "tools/pager/pager.go",
 		"// Like k8s.io/apimachinery/pkg/util/wait/backoff.go.":                    "",
+		"// Mirrors k8s.io/client-go v0.37.2 dynamic/dynamicinformer/informer.go:": "dynamic/dynamicinformer/informer.go",
+		"// Mirrors k8s.io/client-go v0.37.2 informers/factory.go: Shutdown.":      "informers/factory.go",
+		"// (listers/generic_helpers.go)":                                          "listers/generic_helpers.go",
+		"// Like k8s.io/code-generator/cmd/informer-gen/generators/factory.go.":    "",
 	} {
 		got := ""
 		if m := citedFileInGo.FindStringSubmatch(header); m != nil {

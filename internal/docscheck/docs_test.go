@@ -112,12 +112,14 @@ func TestRelativeLinksResolve(t *testing.T) {
 }
 
 var (
-	citedFile       = regexp.MustCompile(`^(?:k8s\.io/client-go/)?((?:tools|util|rest|informers|listers|kubernetes|dynamic|metadata)/[\w./-]+\.go)$`)
-	citedIdentifier = regexp.MustCompile(`^([a-z]+)\.([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?(?:\(\))?$`)
-	// A client-go path in a Go file's header: tools/... or util/..., alone or
-	// after k8s.io/client-go/, but not the tail of another module's path
-	// such as apimachinery's pkg/util/wait/backoff.go.
-	citedFileInGo = regexp.MustCompile(`(?:^|[\s(])(?:k8s\.io/client-go/)?((?:tools|util)/[\w/-]+\.go)\b`)
+	citedFile = regexp.MustCompile(`^(?:k8s\.io/client-go/)?((?:tools|util|rest|informers|listers|kubernetes|dynamic|metadata)/[\w./-]+\.go)$`)
+	// pkg.Name, pkg.Type.Member, either as a call: pkg.F() or pkg.F(a, b).
+	citedIdentifier = regexp.MustCompile(`^([a-z]+)\.([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?(?:\([^()]*\))?$`)
+	// A client-go path in a Go file's header: one of client-go's top
+	// directories the stages mirror, alone or after k8s.io/client-go/, but
+	// not the tail of another module's path such as apimachinery's
+	// pkg/util/wait/backoff.go.
+	citedFileInGo = regexp.MustCompile(`(?:^|[\s(])(?:k8s\.io/client-go/)?((?:tools|util|rest|informers|listers|kubernetes|dynamic|metadata)/[\w/-]+\.go)\b`)
 )
 
 func TestChaptersCiteOnlyWhatClientGoHas(t *testing.T) {
