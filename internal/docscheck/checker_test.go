@@ -1,6 +1,10 @@
 package docscheck
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
 
 // TestCheckCitationCatchesMistakes makes sure the citation check can fail:
 // real client-go names pass, invented ones do not, and spans that are not
@@ -78,6 +82,33 @@ func TestHeaderCitationPattern(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%q: cited %q, want %q", header, got, want)
+		}
+	}
+}
+
+// TestMirroredNames pins what a header's "Mirrors" sentence yields: the
+// names after each client-go file, in that file's directory, and none of
+// the prose around them.
+func TestMirroredNames(t *testing.T) {
+	for header, want := range map[string][]mirroredName{
+		"// Mirrors k8s.io/client-go v0.37.2 tools/cache/store.go (KeyFunc,\n// KeyError), controller.go (DeletionHandlingMetaNamespaceKeyFunc) and\n// delta_fifo.go (DeletedFinalStateUnknown).\n//\n// They live in Stage03 because.": {
+			{"tools/cache", "KeyFunc"}, {"tools/cache", "KeyError"},
+			{"tools/cache", "DeletionHandlingMetaNamespaceKeyFunc"}, {"tools/cache", "DeletedFinalStateUnknown"},
+		},
+		"// Mirrors k8s.io/client-go v0.37.2 tools/cache/listwatch.go: the Lister and\n// Watcher interfaces, ListWatch and its methods. The To...WithContext\n// adapters are in Adapters.go.": {
+			{"tools/cache", "ListWatch"},
+		},
+		"// Mirrors k8s.io/client-go v0.37.2 tools/cache/shared_informer.go: processorListener.run\n// (the per-notification call and its utilruntime.HandleCrashWithLogger).": {
+			{"tools/cache", "processorListener.run"},
+		},
+		"// Mirrors k8s.io/client-go v0.37.2 dynamic/dynamiclister/lister.go: New,\n// dynamicLister, checkSynced_locked and backoff.": {
+			{"dynamic/dynamiclister", "New"}, {"dynamic/dynamiclister", "dynamicLister"}, {"dynamic/dynamiclister", "checkSynced_locked"},
+		},
+		"// Mirrors k8s.io/utils buffer/ring_growing.go: TypedRingGrowing, in client-go v0.37.2 tools/cache/shared_informer.go.": nil,
+		"// It mirrors k8s.io/client-go v0.37.2 tools/cache/reflector.go (Reflector).":                                           nil,
+	} {
+		if diff := cmp.Diff(want, mirroredNames(header), cmp.AllowUnexported(mirroredName{})); diff != "" {
+			t.Errorf("%q (-want +got):\n%s", header, diff)
 		}
 	}
 }

@@ -17,5 +17,8 @@
 //     interface that declares it, not on one that embeds it). The same holds
 //     for the apimachinery and k8s.io/utils packages informers are built on,
 //     cited as `wait.UntilWithContext`, `utilruntime.HandleCrash`,
-//     `buffer.RingGrowing`, `meta.`, `sets.` or `labels.` (see packageDirs).
+//     `buffer.RingGrowing`, `meta.`, `sets.` or `labels.` (see packageDirs);
+//   - every name a stage file's header lists after the client-go file it
+//     mirrors ("Mirrors k8s.io/client-go v0.37.2 tools/cache/store.go:
+//     Store, NewStore") is declared in that file's package (mirrors.go).
 package docscheck
