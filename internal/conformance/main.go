@@ -20,8 +20,13 @@
 //     adapter declares instead is removed (replaces: client-go's reads
 //     internals that are another package's here), and a call to a function
 //     ours declares with another signature calls the adapter's wrapper
-//     (renames: client-go's takes a logger, ours does not). The report
-//     names both, stage by stage.
+//     (renames: client-go's takes a logger, ours does not); an external
+//     test package's import of another client-go package whose names the
+//     adapter declares points at our package too (imports: client-go's
+//     dynamic informer tests take their handlers from tools/cache); and a
+//     file whose tests are split between two stages runs in each only the
+//     tests that stage names (only). The report names all four, stage by
+//     stage.
 //
 // Excluded cases of a test that runs (exclusions.txt's subtest lines) are
 // skipped with one go test -skip expression; the tests are not edited.
@@ -73,6 +78,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -234,9 +240,12 @@ func conformance(ctx context.Context, o options, w io.Writer) error {
 	overlay := map[string]string{}
 	var pkgs []string
 	for _, b := range stagesBuilt {
-		runs := func(file, name string) bool { return ex.excluded(file, name) == nil }
+		runs := func(file, name string) bool { return b.runsHere(name) && b.excluded(ex, file, name) == nil }
 		b.prepared, err = prepare(fset, b.files, b.target(), runs, pkgNames)
 		if err != nil {
+			return err
+		}
+		if err := b.checkOnly(); err != nil {
 			return err
 		}
 		if err := b.writeOverlay(root, tmp, "", b.prepared, overlay); err != nil {
@@ -360,6 +369,21 @@ func (b *built) writeOverlay(root, tmp, suffix string, p *prepared, overlay map[
 	for _, pkgDir := range sortedKeys(b.internals) {
 		if err := place(b.internals[pkgDir], pkgDir, internalsName(b.internals[pkgDir])); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// checkOnly makes sure every test the stage's only names is a test of its
+// files: a name that is not would run nothing and say nothing.
+func (b *built) checkOnly() error {
+	for _, t := range b.only {
+		found := false
+		for _, file := range b.tests {
+			found = found || slices.Contains(b.prepared.tests[file], t)
+		}
+		if !found {
+			return fmt.Errorf("stages.go: %s runs only %s, which none of %s declares", b.dir, t, strings.Join(b.tests, ", "))
 		}
 	}
 	return nil

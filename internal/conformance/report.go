@@ -114,7 +114,10 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 		for _, file := range b.tests {
 			r := &row{stage: b.dir, file: file}
 			for _, t := range b.prepared.tests[file] {
-				if ex.excluded(file, t) != nil {
+				if !b.runsHere(t) {
+					continue // another stage's (stage.only)
+				}
+				if b.excluded(ex, file, t) != nil {
 					r.excluded++
 					continue
 				}
@@ -224,6 +227,12 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 			}
 			fmt.Fprintf(w, "%s: calls renamed to the adapter's wrappers: %s (stages.go says why).\n", b.dir, strings.Join(calls, ", "))
 		}
+		if len(b.imports) > 0 {
+			fmt.Fprintf(w, "%s: imports of %s point at our package, where the adapter declares their names (stages.go says why).\n", b.dir, strings.Join(b.imports, ", "))
+		}
+		if len(b.only) > 0 {
+			fmt.Fprintf(w, "%s: runs only %s of %s; the rest is another stage's (stages.go says why).\n", b.dir, strings.Join(b.only, ", "), strings.Join(b.tests, ", "))
+		}
 	}
 	for _, s := range pending {
 		tests, benchmarks := 0, 0
@@ -264,7 +273,10 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 		for _, b := range bs {
 			for _, file := range b.tests {
 				for _, t := range b.prepared.tests[file] {
-					if x := ex.excluded(file, t); x != nil {
+					if !b.runsHere(t) {
+						continue
+					}
+					if x := b.excluded(ex, file, t); x != nil {
 						fmt.Fprintf(w, "  %s %s: %s\n", file, t, x.reason)
 					}
 					for _, x := range ex.subtests[file][t] {

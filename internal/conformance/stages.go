@@ -1,5 +1,7 @@
 package main
 
+import "slices"
+
 // stages.go is the table of which client-go test files run against which of
 // our packages. Adding a stage is one entry here and one adapter file in
 // adapters/; a stage whose directory does not exist yet is reported as
@@ -48,6 +50,25 @@ type stage struct {
 	// under the name the file gives it, so cache.WaitForCacheSync is the
 	// adapter's alias of ours.
 	imports []string
+	// only, when set, are the tests this stage runs of its files; the
+	// others are another stage's. A file whose tests are split between two
+	// stages is in both (client-go's wait_test.go tests WaitFor, stage 06's,
+	// and SyncResult, which stage 07 declares). An exclusion of one of these
+	// tests is the other stage's: it says why that stage does not run it.
+	only []string
+}
+
+// runsHere reports whether test t of the stage's files is this stage's.
+func (s stage) runsHere(t string) bool { return len(s.only) == 0 || slices.Contains(s.only, t) }
+
+// excluded is why test t of file does not run in this stage, or nil. A
+// stage with only runs what it names whatever exclusions.txt says of the
+// file: those lines are about the stage that runs the rest.
+func (s stage) excluded(ex *exclusions, file, t string) *exclusion {
+	if len(s.only) > 0 {
+		return nil
+	}
+	return ex.excluded(file, t)
 }
 
 // target is the package the stage's client-go files become part of.
@@ -183,6 +204,16 @@ var stages = []stage{
 	// names an adapter. Which tests each one cannot run is for its author
 	// to say in exclusions.txt; an external test package (package
 	// workqueue_test) has its import of client-go's package pointed at ours.
+	{
+		dir:     "07-factory",
+		pkg:     "factory",
+		adapter: "factory.go",
+		// SyncResult is client-go's tools/cache's, and stage 07's here;
+		// the rest of wait_test.go is stage 06's.
+		tests:   []string{"tools/cache/wait_test.go"},
+		only:    []string{"TestSyncResult"},
+		support: cacheSupport,
+	},
 	{
 		dir:     "07-factory/dynamicinformer",
 		pkg:     "dynamicinformer",

@@ -101,7 +101,10 @@ func (st *stageTry) tryStage(ctx context.Context, b *built) ([]tried, error) {
 	var xs []*exclusion
 	for _, file := range b.tests {
 		for _, t := range b.prepared.tests[file] {
-			if x := st.ex.excluded(file, t); x != nil {
+			if !b.runsHere(t) {
+				continue
+			}
+			if x := b.excluded(st.ex, file, t); x != nil {
 				xs = append(xs, x)
 			}
 			xs = append(xs, st.ex.subtests[file][t]...)
@@ -136,14 +139,14 @@ func (st *stageTry) tryStage(ctx context.Context, b *built) ([]tried, error) {
 		if n == "TestMain" || n == "init" {
 			return true
 		}
-		return u.file.tested && testKind(n) != "" && st.ex.excluded(u.file.rel, n) == nil
+		return u.file.tested && testKind(n) != "" && b.runsHere(n) && b.excluded(st.ex, u.file.rel, n) == nil
 	})
 
 	broken := map[string]string{} // file + " " + test → the compiler error that keeps it out
 	key := func(file, test string) string { return file + " " + test }
 	binary := filepath.Join(st.tmp, strings.ReplaceAll(b.dir, "/", "_")+".excluded.test")
 	for attempt := 0; ; attempt++ {
-		runs := func(file, name string) bool { return broken[key(file, name)] == "" }
+		runs := func(file, name string) bool { return b.runsHere(name) && broken[key(file, name)] == "" }
 		p, err := prepare(st.fset, b.files, b.target(), runs, st.pkgNames)
 		if err != nil {
 			return nil, err
