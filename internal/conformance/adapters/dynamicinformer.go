@@ -11,9 +11,22 @@
 
 package dynamicinformer
 
-import informer "informer-from-scratch/06-sharedinformer"
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+
+	informer "informer-from-scratch/06-sharedinformer"
+)
 
 // tools/cache's names the tests use, from stage 06's vocabulary.
 type ResourceEventHandlerFuncs = informer.ResourceEventHandlerFuncs
 
 var WaitForCacheSync = informer.WaitForCacheSync
+
+// TestMain checks, as client-go's tools/cache tests do and its dynamic
+// informer tests do not, that no goroutine outlives the tests: each test
+// stops its factory's informers by cancelling the context Start was given.
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
