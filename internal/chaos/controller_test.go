@@ -1,0 +1,74 @@
+package chaos_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"informer-from-scratch/internal/chaos"
+	"informer-from-scratch/internal/timeline"
+)
+
+var breakOurs = flag.String("chaos.break", "", "the controller runs: break our controller on purpose (drop-retries or no-deployment-events), to see the run go red")
+
+// runController runs one controller chaos run, ours beside client-go's, and
+// fails t with the report and the command that replays it.
+func runController(t *testing.T, cfg chaos.ControllerConfig) *chaos.ControllerReport {
+	t.Helper()
+	cfg.Cluster = cluster(t)
+	cfg.Sides = []chaos.ControllerSide{clientGoController{}, ourController{breakIt: *breakOurs}}
+	if *timelineTo != "" {
+		f, err := os.Create(*timelineTo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		cfg.Timeline = timeline.New(f)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.Duration+cfg.Converge+3*time.Minute)
+	defer cancel()
+	rep, err := chaos.RunController(ctx, cfg)
+	if rep != nil {
+		t.Log("\n" + rep.String())
+	}
+	replay := fmt.Sprintf("replay: make chaos CONTROLLER=1 SEED=%d DURATION=%s EVERY=%s", cfg.Seed, cfg.Duration, cfg.FaultEvery)
+	if err != nil {
+		t.Fatalf("the controller chaos run itself failed: %v\n%s", err, replay)
+	}
+	if len(rep.Failures) > 0 {
+		t.Errorf("seed %d failed:\n  %s\n%s", cfg.Seed, strings.Join(rep.Failures, "\n  "), replay)
+	}
+	return rep
+}
+
+// TestChaosController is the short, fixed-seed controller run `make test`
+// makes: one seed, twelve seconds of Foo workload and faults (a fault every
+// 1.2s on average, so every kind at least once, the apiserver's restart
+// included), then each namespace must be what its Foos ask for within a
+// minute (usually a few seconds: the longest wait is a key's rate-limited
+// retry after the failures a restart causes).
+func TestChaosController(t *testing.T) {
+	rep := runController(t, chaos.ControllerConfig{Seed: 1, Duration: 12 * time.Second, FaultEvery: 1200 * time.Millisecond, Converge: time.Minute})
+	// A run in which nothing failed proves nothing about the retries.
+	for _, s := range rep.Sides {
+		if s.Failed == 0 {
+			t.Errorf("%s: no reconcile failed under the faults: the run tested no retry", s.Name)
+		}
+	}
+	if w := rep.Workload; w.Deletes == 0 || w.DeploymentDeletes == 0 || w.DeploymentEdits == 0 {
+		t.Errorf("the workload left out a kind of change: %+v", w)
+	}
+}
+
+// TestChaosControllerSoak is `make chaos CONTROLLER=1 SEED=… DURATION=…`:
+// one long controller run, its report logged whether it passes or not.
+func TestChaosControllerSoak(t *testing.T) {
+	if *soakSeed == 0 {
+		t.Skip("a soak: run it with make chaos CONTROLLER=1 SEED=N DURATION=D")
+	}
+	runController(t, chaos.ControllerConfig{Seed: *soakSeed, Duration: *soakDuration, FaultEvery: *soakEvery, Converge: 3 * time.Minute, Progress: os.Stderr})
+}

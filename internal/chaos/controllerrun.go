@@ -1,0 +1,278 @@
+package chaos
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/internal/crd"
+	"informer-from-scratch/internal/faultproxy"
+	"informer-from-scratch/internal/playground"
+	"informer-from-scratch/internal/reqlog"
+	"informer-from-scratch/internal/standin"
+	"informer-from-scratch/internal/timeline"
+)
+
+// A ControllerSide is one stack under stage 08's controller: the same
+// reconcile on our informers and workqueue, or on client-go's. The test
+// files have both; client-go's, the oracle, is imported only by tests.
+type ControllerSide interface {
+	Name() string
+	// Run runs one controller in namespace ns until ctx ends, every
+	// request of it (its informers' LISTs and WATCHes and its writes)
+	// made through cfg, every Step handed to observe. It returns what the
+	// controller's Run returned.
+	Run(ctx context.Context, cfg *rest.Config, ns string, observe controller.Observer) error
+}
+
+// ControllerConfig is one chaos run of controllers.
+type ControllerConfig struct {
+	Seed uint64
+	// Duration is how long the workload and the faults run.
+	Duration time.Duration
+	// FaultEvery is the mean gap between two faults.
+	FaultEvery time.Duration
+	// Kinds are the faults to draw from; nil means faultproxy.AllKinds.
+	Kinds []faultproxy.Kind
+	// Converge bounds the wait, once the faults end, for every namespace
+	// to be the world its Foos ask for.
+	Converge time.Duration
+	// Pace is the gap between two changes of the workload.
+	Pace time.Duration
+	// Cluster is the playground, started with DisableWatchCache so that a
+	// compaction reaches the watches.
+	Cluster *playground.Cluster
+	Sides   []ControllerSide
+	// Timeline, if set, gets a row per fault, per LIST and WATCH of each
+	// side, and per failed reconcile.
+	Timeline *timeline.Timeline
+	// Progress, if set, gets a line at each phase.
+	Progress io.Writer
+}
+
+// RunController is Run for stage 08's controller. One run is:
+//
+//	a playground with the Foo CRD, and one namespace per side, where
+//	  internal/standin plays the deployment controller's status and the
+//	  garbage collector (straight to the apiserver, as kube-controller-
+//	  manager would)
+//	  ← a seeded FooWorkload makes the same changes in every namespace
+//	  ← internal/faultproxy, injecting the seed's fault plan
+//	      ← each side's controller: its informers and its writes (Deployments,
+//	        Foo status) both go through the proxy, so a 429, a 500 or a stall
+//	        meets a write too, and the controller's retries must cope
+//
+// When the workload and the faults stop, each namespace must become, within
+// Converge, what its Foos ask for (FooWorld.Wanted, compared with cmp.Diff);
+// then the namespaces must be equal to each other (the same Foos, so the
+// same Deployments), and each controller's Run must return nil when
+// stopped. The error is for the harness failing; a side that did not
+// converge is in the report's Failures.
+func RunController(ctx context.Context, cfg ControllerConfig) (*ControllerReport, error) {
+	if cfg.Pace == 0 {
+		cfg.Pace = 100 * time.Millisecond
+	}
+	if cfg.Kinds == nil {
+		cfg.Kinds = faultproxy.AllKinds
+	}
+	progress := cfg.Progress
+	if progress == nil {
+		progress = io.Discard
+	}
+	kube, err := kubernetes.NewForConfig(cfg.Cluster.RESTConfig())
+	if err != nil {
+		return nil, err
+	}
+	dyn, err := dynamic.NewForConfig(cfg.Cluster.RESTConfig())
+	if err != nil {
+		return nil, err
+	}
+	if err := crd.Register(ctx, dyn, crd.Foo); err != nil {
+		return nil, err
+	}
+	rep := &ControllerReport{Seed: cfg.Seed, Duration: cfg.Duration, Plan: faultproxy.Plan(cfg.Seed, cfg.Duration, cfg.FaultEvery, cfg.Kinds), Playground: map[faultproxy.Kind]int{}}
+	states := make([]*controllerState, len(cfg.Sides))
+	var namespaces []string
+	for i, s := range cfg.Sides {
+		ns := fmt.Sprintf("chaos-ctl-%s-%d-%d", s.Name(), cfg.Seed, time.Now().UnixNano()%100000)
+		if _, err := kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+			return nil, err
+		}
+		states[i] = newControllerState(s, ns, cfg.Timeline)
+		namespaces = append(namespaces, ns)
+	}
+	proxy, err := startProxy(cfg.Cluster, cfg.Seed, cfg.Timeline)
+	if err != nil {
+		return nil, err
+	}
+	defer proxy.Close()
+
+	// The stand-ins and the controllers, until the end.
+	bgCtx, stopAll := context.WithCancel(ctx)
+	var background sync.WaitGroup
+	defer func() { stopAll(); background.Wait() }()
+	for _, st := range states {
+		background.Go(func() { standin.Run(bgCtx, kube, dyn, standin.Options{Namespace: st.ns}) })
+	}
+	sideCtx, stopSides := context.WithCancel(ctx)
+	var sides sync.WaitGroup
+	defer func() { stopSides(); sides.Wait() }()
+	for _, st := range states {
+		sides.Go(func() { st.runErr = st.side.Run(sideCtx, st.rec.Wrap(proxy.RESTConfig()), st.ns, st.observe) })
+	}
+	if err := waitUntil(ctx, time.Minute, func() bool { return allStarted(states) }); err != nil {
+		return nil, fmt.Errorf("the controllers did not sync before the faults: %w", err)
+	}
+	fmt.Fprintf(progress, "controller chaos seed %d: %d faults planned over %s; workload and faults start\n", cfg.Seed, len(rep.Plan), cfg.Duration)
+
+	// The workload and the faults, for Duration.
+	sampler := startSampler()
+	runCtx, stopRun := context.WithTimeout(ctx, cfg.Duration)
+	defer stopRun()
+	work := NewFooWorkload(kube, dyn, namespaces, cfg.Seed)
+	var phase sync.WaitGroup
+	var workErr, playErr error
+	phase.Go(func() { workErr = work.Run(runCtx, cfg.Pace) })
+	phase.Go(func() { playErr = playFaults(ctx, runCtx, cfg.Cluster, cfg.Timeline, proxy, rep.Plan, rep.Playground) })
+	phase.Wait()
+	proxy.Disarm()
+	faultsEnded := time.Now()
+	rep.Workload = work.Counts()
+	if err := errors.Join(workErr, playErr); err != nil {
+		return rep, err
+	}
+	fmt.Fprintf(progress, "controller chaos seed %d: faults over; waiting up to %s for convergence\n", cfg.Seed, cfg.Converge)
+
+	// Convergence: nothing but the controllers and the stand-ins writes now.
+	var converging sync.WaitGroup
+	for _, st := range states {
+		converging.Go(func() {
+			st.converged = waitUntil(ctx, cfg.Converge, func() bool {
+				st.last, st.readErr = ReadFooWorld(ctx, kube, dyn, st.ns)
+				return st.readErr == nil && cmp.Diff(st.last.Wanted(), st.last) == ""
+			}) == nil
+			st.took = time.Since(faultsEnded)
+		})
+	}
+	converging.Wait()
+	rep.PeakGoroutines, rep.PeakHeap = sampler.stop()
+	rep.Proxy = proxy.Stats()
+
+	// Stop the controllers: each Run must return nil.
+	stopSides()
+	sides.Wait()
+	for _, st := range states {
+		rep.Sides = append(rep.Sides, st.report())
+		name := st.side.Name()
+		switch {
+		case st.readErr != nil:
+			rep.Failures = append(rep.Failures, fmt.Sprintf("%s: reading its namespace %s: %v", name, st.ns, st.readErr))
+		case !st.converged:
+			rep.Failures = append(rep.Failures, fmt.Sprintf("%s's namespace %s is not what its Foos ask for after %s (-wanted +got):\n%s", name, st.ns, cfg.Converge, cmp.Diff(st.last.Wanted(), st.last)))
+		}
+		if st.runErr != nil {
+			rep.Failures = append(rep.Failures, fmt.Sprintf("%s: the controller's Run returned %v", name, st.runErr))
+		}
+	}
+	for _, st := range states[1:] {
+		if diff := cmp.Diff(states[0].last, st.last); diff != "" {
+			rep.Failures = append(rep.Failures, fmt.Sprintf("the namespaces of %s and %s hold different worlds (-%s +%s):\n%s", states[0].side.Name(), st.side.Name(), states[0].side.Name(), st.side.Name(), diff))
+		}
+	}
+	if len(states) > 0 {
+		rep.Foos, rep.Deployments = len(states[0].last.Foos), len(states[0].last.Deployments)
+	}
+	return rep, nil
+}
+
+// controllerState is what RunController keeps about one side.
+type controllerState struct {
+	side ControllerSide
+	ns   string
+	rec  *reqlog.Recorder
+	tl   *timeline.Timeline
+
+	started                                atomic.Bool
+	reconciles, failed, requeues, mostWait atomic.Int64
+	lists, watches, writes                 atomic.Int64
+
+	runErr    error
+	converged bool
+	took      time.Duration
+	last      FooWorld
+	readErr   error
+}
+
+func newControllerState(s ControllerSide, ns string, tl *timeline.Timeline) *controllerState {
+	st := &controllerState{side: s, ns: ns, tl: tl}
+	st.rec = &reqlog.Recorder{OnRequest: func(r reqlog.Request) {
+		kind := classify(r)
+		switch kind {
+		case "LIST":
+			st.lists.Add(1)
+		case "WATCH":
+			st.watches.Add(1)
+		default:
+			st.writes.Add(1)
+		}
+		if tl != nil && kind != "" {
+			tl.Event(s.Name(), kind, resourceOfPath(r.Path), shortQuery(r))
+		}
+	}}
+	return st
+}
+
+// observe is the controller's Observer: it counts, and puts each failed
+// reconcile on the timeline.
+func (st *controllerState) observe(s controller.Step) {
+	switch {
+	case s.Layer == controller.LayerController && s.Op == "Synced":
+		st.started.Store(true)
+	case s.Layer == controller.LayerWorker && s.Op == "sync":
+		st.reconciles.Add(1)
+	case s.Layer == controller.LayerWorker && s.Op == "failed":
+		st.failed.Add(1)
+		if st.tl != nil {
+			st.tl.Event(st.side.Name(), "reconcile failed", s.Key, fmt.Sprint(s.Err))
+		}
+	case s.Layer == controller.LayerQueue && s.Op == "AddRateLimited":
+		st.requeues.Add(1)
+		for {
+			most := st.mostWait.Load()
+			if int64(s.Delay) <= most || st.mostWait.CompareAndSwap(most, int64(s.Delay)) {
+				break
+			}
+		}
+	}
+}
+
+func allStarted(states []*controllerState) bool {
+	for _, st := range states {
+		if !st.started.Load() {
+			return false
+		}
+	}
+	return true
+}
+
+func (st *controllerState) report() ControllerSideReport {
+	return ControllerSideReport{
+		Name: st.side.Name(), Namespace: st.ns,
+		Lists: int(st.lists.Load()), Watches: int(st.watches.Load()), Writes: int(st.writes.Load()),
+		Reconciles: int(st.reconciles.Load()), Failed: int(st.failed.Load()), Requeues: int(st.requeues.Load()),
+		LongestWait: time.Duration(st.mostWait.Load()),
+		Converged:   st.converged, ConvergeTime: st.took,
+	}
+}
