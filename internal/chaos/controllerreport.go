@@ -21,6 +21,9 @@ type ControllerReport struct {
 	Proxy      faultproxy.Stats
 	Playground map[faultproxy.Kind]int
 	Sides      []ControllerSideReport
+	// LastWord is how many Foos the last word scaled in each namespace
+	// (0: there was none, as some side did not converge before it).
+	LastWord int
 	// Foos and Deployments are how many the first side's namespace held
 	// at the end.
 	Foos, Deployments int
@@ -44,8 +47,15 @@ type ControllerSideReport struct {
 	// longest delay the rate limiter gave a key.
 	Reconciles, Failed, Requeues int
 	LongestWait                  time.Duration
-	Converged                    bool
-	ConvergeTime                 time.Duration
+	// Converged and ConvergeTime are for the storm: from the end of the
+	// faults until the namespace was what its Foos ask for.
+	Converged    bool
+	ConvergeTime time.Duration
+	// LastWordConverged and LastWordTime are for the last word: from the
+	// scaling of every Foo, with the controllers' writes answered 500,
+	// until the namespace was right again.
+	LastWordConverged bool
+	LastWordTime      time.Duration
 }
 
 // String prints the report for a person.
@@ -55,17 +65,21 @@ func (r *ControllerReport) String() string {
 	w := r.Workload
 	fmt.Fprintf(&b, "workload, in each namespace: %d Foo creates, %d scales, %d deletes; behind the controllers' backs %d Deployment deletes, %d edits (%d writes refused as no-ops, %d retried through a restart); %d Foos and %d Deployments at the end\n",
 		w.Creates, w.Scales, w.Deletes, w.DeploymentDeletes, w.DeploymentEdits, w.NoOps, w.Retries, r.Foos, r.Deployments)
+	if r.LastWord > 0 {
+		fmt.Fprintf(&b, "the last word: %d Foos scaled in each namespace once both had converged, the controllers' next writes answered 500\n", r.LastWord)
+	}
 	fmt.Fprintf(&b, "requests through the proxy: %d (%d watches); ERROR events from the apiserver itself: %v; answered 502 (apiserver unreachable): %d\n", r.Proxy.Requests, r.Proxy.Watches, r.Proxy.ServerErrors, r.Proxy.Unreachable)
 	writeFaultTable(&b, r.Plan, r.Proxy, r.Playground)
 
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "\nside\tlists\twatches\twrites\treconciles\tfailed\trequeues\tlongest wait\tconverged\t")
+	fmt.Fprintln(tw, "\nside\tlists\twatches\twrites\treconciles\tfailed\trequeues\tlongest wait\tconverged\tafter the last word\t")
 	for _, s := range r.Sides {
-		conv := fmt.Sprintf("in %s", s.ConvergeTime.Round(10*time.Millisecond))
-		if !s.Converged {
-			conv = fmt.Sprintf("NO (gave up after %s)", s.ConvergeTime.Round(time.Second))
+		last := "-"
+		if r.LastWord > 0 {
+			last = convergedIn(s.LastWordConverged, s.LastWordTime)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t\n", s.Name, s.Lists, s.Watches, s.Writes, s.Reconciles, s.Failed, s.Requeues, s.LongestWait.Round(time.Millisecond), conv)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t\n", s.Name, s.Lists, s.Watches, s.Writes, s.Reconciles, s.Failed, s.Requeues,
+			s.LongestWait.Round(time.Millisecond), convergedIn(s.Converged, s.ConvergeTime), last)
 	}
 	tw.Flush()
 	fmt.Fprintf(&b, "\nthe process at its peak: %d goroutines, %.1f MiB of heap\n", r.PeakGoroutines, float64(r.PeakHeap)/(1<<20))
@@ -78,4 +92,11 @@ func (r *ControllerReport) String() string {
 		}
 	}
 	return b.String()
+}
+
+func convergedIn(ok bool, took time.Duration) string {
+	if !ok {
+		return fmt.Sprintf("NO (gave up after %s)", took.Round(time.Second))
+	}
+	return fmt.Sprintf("in %s", took.Round(10*time.Millisecond))
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -75,9 +76,11 @@ type ControllerConfig struct {
 //	        meets a write too, and the controller's retries must cope
 //
 // When the workload and the faults stop, each namespace must become, within
-// Converge, what its Foos ask for (FooWorld.Wanted, compared with cmp.Diff);
-// then the namespaces must be equal to each other (the same Foos, so the
-// same Deployments), and each controller's Run must return nil when
+// Converge, what its Foos ask for (FooWorld.Wanted, compared with cmp.Diff),
+// and again after the last word (lastWord: every Foo scaled, the
+// controllers' writes in answer failed with 500s, which only a retry puts
+// right); then the namespaces must be equal to each other (the same Foos,
+// so the same Deployments), and each controller's Run must return nil when
 // stopped. The error is for the harness failing; a side that did not
 // converge is in the report's Failures.
 func RunController(ctx context.Context, cfg ControllerConfig) (*ControllerReport, error) {
@@ -156,17 +159,24 @@ func RunController(ctx context.Context, cfg ControllerConfig) (*ControllerReport
 	fmt.Fprintf(progress, "controller chaos seed %d: faults over; waiting up to %s for convergence\n", cfg.Seed, cfg.Converge)
 
 	// Convergence: nothing but the controllers and the stand-ins writes now.
-	var converging sync.WaitGroup
+	converge(ctx, kube, dyn, states, cfg.Converge, faultsEnded)
 	for _, st := range states {
-		converging.Go(func() {
-			st.converged = waitUntil(ctx, cfg.Converge, func() bool {
-				st.last, st.readErr = ReadFooWorld(ctx, kube, dyn, st.ns)
-				return st.readErr == nil && cmp.Diff(st.last.Wanted(), st.last) == ""
-			}) == nil
-			st.took = time.Since(faultsEnded)
-		})
+		st.convergedFirst, st.tookFirst = st.converged, st.took
 	}
-	converging.Wait()
+
+	// The last word, once every side has converged: see lastWord.
+	if allConverged(states) && len(states[0].last.Foos) > 0 {
+		fmt.Fprintf(progress, "controller chaos seed %d: the last word: every Foo scaled, once without faults, then with the controllers' writes answered 500\n", cfg.Seed)
+		scaled, unsettled, err := lastWord(ctx, kube, dyn, proxy, states, cfg.Converge)
+		if err != nil {
+			return rep, err
+		}
+		rep.LastWord = scaled
+		if unsettled != "" {
+			rep.Failures = append(rep.Failures, unsettled)
+		}
+		proxy.Disarm()
+	}
 	rep.PeakGoroutines, rep.PeakHeap = sampler.stop()
 	rep.Proxy = proxy.Stats()
 
@@ -180,7 +190,11 @@ func RunController(ctx context.Context, cfg ControllerConfig) (*ControllerReport
 		case st.readErr != nil:
 			rep.Failures = append(rep.Failures, fmt.Sprintf("%s: reading its namespace %s: %v", name, st.ns, st.readErr))
 		case !st.converged:
-			rep.Failures = append(rep.Failures, fmt.Sprintf("%s's namespace %s is not what its Foos ask for after %s (-wanted +got):\n%s", name, st.ns, cfg.Converge, cmp.Diff(st.last.Wanted(), st.last)))
+			when := "the faults"
+			if rep.LastWord > 0 {
+				when = "the last word (every Foo scaled, the controllers' writes answered 500)"
+			}
+			rep.Failures = append(rep.Failures, fmt.Sprintf("%s's namespace %s is not what its Foos ask for %s after %s (-wanted +got):\n%s", name, st.ns, cfg.Converge, when, cmp.Diff(st.last.Wanted(), st.last)))
 		}
 		if st.runErr != nil {
 			rep.Failures = append(rep.Failures, fmt.Sprintf("%s: the controller's Run returned %v", name, st.runErr))
@@ -197,6 +211,107 @@ func RunController(ctx context.Context, cfg ControllerConfig) (*ControllerReport
 	return rep, nil
 }
 
+// converge waits, for every side at once, until its namespace is what its
+// Foos ask for, or for bound; it records in each side's state whether it
+// got there, how long after since it took, and the world it saw last.
+func converge(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interface, states []*controllerState, bound time.Duration, since time.Time) {
+	var converging sync.WaitGroup
+	for _, st := range states {
+		converging.Go(func() {
+			st.converged = waitUntil(ctx, bound, func() bool {
+				st.last, st.readErr = ReadFooWorld(ctx, kube, dyn, st.ns)
+				return st.readErr == nil && cmp.Diff(st.last.Wanted(), st.last) == ""
+			}) == nil
+			st.took = time.Since(since)
+		})
+	}
+	converging.Wait()
+}
+
+func allConverged(states []*controllerState) bool {
+	for _, st := range states {
+		if !st.converged {
+			return false
+		}
+	}
+	return true
+}
+
+// lastWord is the run's final change, made once everything has converged:
+// every Foo is scaled, in every namespace, with 500s armed on the proxy for
+// at least the first write each controller makes in answer (nothing else
+// sends requests through it then: the informers' watches are open). A
+// failed write is then the last thing that happens to that Foo: no event
+// will come to queue it again, so only the controller's rate-limited retry
+// of the failed key (AddRateLimited) puts it right. The storm before
+// cannot show that: there, the next change of a Foo or of its Deployment
+// (the stand-in writes status after every change) queues the key anyway.
+//
+// Before it, every Foo is scaled once without a fault, and lastWord waits
+// until every namespace is right again and every Foo's last reconcile
+// succeeded: the success Forgets the key, so the retry after the 500 waits
+// the rate limiter's first delay (5ms), not one the storm's failures grew
+// towards 1000s. It returns how many Foos it scaled in each namespace, or
+// what did not settle, and leaves each side's converged, took and last as
+// the last word's. The error is for the harness failing.
+func lastWord(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interface, proxy *faultproxy.Proxy, states []*controllerState, bound time.Duration) (scaled int, unsettled string, err error) {
+	if err := scaleEveryFoo(ctx, dyn, states); err != nil {
+		return 0, "", err
+	}
+	var waiting string
+	if err := waitUntil(ctx, bound, func() bool { waiting = settled(ctx, kube, dyn, states); return waiting == "" }); err != nil {
+		return 0, fmt.Sprintf("before the last word, every Foo was scaled with no fault, and after %s %s", bound, waiting), nil
+	}
+	// Each Inject arms the next Spread (two, by default) requests: one per
+	// Foo and side is more than enough.
+	for range len(states[0].last.Foos) * len(states) {
+		if err := proxy.Inject(faultproxy.ServerError); err != nil {
+			return 0, "", err
+		}
+	}
+	if err := scaleEveryFoo(ctx, dyn, states); err != nil {
+		return 0, "", err
+	}
+	converge(ctx, kube, dyn, states, bound, time.Now())
+	return len(states[0].last.Foos), "", nil
+}
+
+// scaleEveryFoo changes the replicas of every Foo the first side's
+// namespace held when last read, the same in every namespace.
+func scaleEveryFoo(ctx context.Context, dyn dynamic.Interface, states []*controllerState) error {
+	for name, foo := range states[0].last.Foos {
+		patch := fmt.Appendf(nil, `{"spec":{"replicas":%d}}`, foo.Replicas%5+1)
+		for _, st := range states {
+			if _, err := dyn.Resource(crd.Foo.GVR()).Namespace(st.ns).Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
+				return fmt.Errorf("the last word: scaling Foo %s/%s: %w", st.ns, name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// settled returns "" when every namespace is what its Foos ask for and
+// every Foo's last reconcile, in every controller, succeeded; otherwise
+// what is not yet so.
+func settled(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interface, states []*controllerState) string {
+	for _, st := range states {
+		w, err := ReadFooWorld(ctx, kube, dyn, st.ns)
+		if err != nil {
+			return fmt.Sprintf("%s: reading its namespace: %v", st.side.Name(), err)
+		}
+		st.last = w
+		if diff := cmp.Diff(w.Wanted(), w); diff != "" {
+			return fmt.Sprintf("%s's namespace %s is not what its Foos ask for (-wanted +got):\n%s", st.side.Name(), st.ns, diff)
+		}
+		for name := range w.Foos {
+			if key := st.ns + "/" + name; !st.succeededLast(key) {
+				return fmt.Sprintf("%s's last reconcile of %s failed", st.side.Name(), key)
+			}
+		}
+	}
+	return ""
+}
+
 // controllerState is what RunController keeps about one side.
 type controllerState struct {
 	side ControllerSide
@@ -205,18 +320,22 @@ type controllerState struct {
 	tl   *timeline.Timeline
 
 	started                                atomic.Bool
+	mu                                     sync.Mutex
+	succeeded                              map[string]bool // key → whether its last reconcile did
 	reconciles, failed, requeues, mostWait atomic.Int64
 	lists, watches, writes                 atomic.Int64
 
-	runErr    error
-	converged bool
-	took      time.Duration
-	last      FooWorld
-	readErr   error
+	runErr error
+	// converged and took are the last convergence's (the last word's, if
+	// there was one); convergedFirst and tookFirst the storm's.
+	converged, convergedFirst bool
+	took, tookFirst           time.Duration
+	last                      FooWorld
+	readErr                   error
 }
 
 func newControllerState(s ControllerSide, ns string, tl *timeline.Timeline) *controllerState {
-	st := &controllerState{side: s, ns: ns, tl: tl}
+	st := &controllerState{side: s, ns: ns, tl: tl, succeeded: map[string]bool{}}
 	st.rec = &reqlog.Recorder{OnRequest: func(r reqlog.Request) {
 		kind := classify(r)
 		switch kind {
@@ -242,8 +361,11 @@ func (st *controllerState) observe(s controller.Step) {
 		st.started.Store(true)
 	case s.Layer == controller.LayerWorker && s.Op == "sync":
 		st.reconciles.Add(1)
+	case s.Layer == controller.LayerWorker && s.Op == "synced":
+		st.setSucceeded(s.Key, true)
 	case s.Layer == controller.LayerWorker && s.Op == "failed":
 		st.failed.Add(1)
+		st.setSucceeded(s.Key, false)
 		if st.tl != nil {
 			st.tl.Event(st.side.Name(), "reconcile failed", s.Key, fmt.Sprint(s.Err))
 		}
@@ -256,6 +378,18 @@ func (st *controllerState) observe(s controller.Step) {
 			}
 		}
 	}
+}
+
+func (st *controllerState) setSucceeded(key string, ok bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.succeeded[key] = ok
+}
+
+func (st *controllerState) succeededLast(key string) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.succeeded[key]
 }
 
 func allStarted(states []*controllerState) bool {
@@ -273,6 +407,7 @@ func (st *controllerState) report() ControllerSideReport {
 		Lists: int(st.lists.Load()), Watches: int(st.watches.Load()), Writes: int(st.writes.Load()),
 		Reconciles: int(st.reconciles.Load()), Failed: int(st.failed.Load()), Requeues: int(st.requeues.Load()),
 		LongestWait: time.Duration(st.mostWait.Load()),
-		Converged:   st.converged, ConvergeTime: st.took,
+		Converged:   st.convergedFirst, ConvergeTime: st.tookFirst,
+		LastWordConverged: st.converged, LastWordTime: st.took,
 	}
 }

@@ -58,12 +58,8 @@ func (r *Report) String() string {
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "\nside\tlists\twatches\tadds\tupdates\tdeletes\ttombstones\tpanics caught\tconverged\t")
 	for _, s := range r.Sides {
-		conv := fmt.Sprintf("in %s", s.ConvergeTime.Round(10*time.Millisecond))
-		if !s.Converged {
-			conv = fmt.Sprintf("NO (gave up after %s)", s.ConvergeTime.Round(time.Second))
-		}
 		d := s.Delivered
-		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", s.Name, s.Lists, s.Watches, d.Adds, d.Updates, d.Deletes, d.Tombstones, s.Recovered, conv)
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", s.Name, s.Lists, s.Watches, d.Adds, d.Updates, d.Deletes, d.Tombstones, s.Recovered, convergedIn(s.Converged, s.ConvergeTime))
 	}
 	w.Flush()
 	fmt.Fprintf(&b, "\nthe process at its peak: %d goroutines, %.1f MiB of heap\n", r.PeakGoroutines, float64(r.PeakHeap)/(1<<20))
