@@ -133,7 +133,7 @@ func RunController(ctx context.Context, cfg ControllerConfig) (*ControllerReport
 	var sides sync.WaitGroup
 	defer func() { stopSides(); sides.Wait() }()
 	for _, st := range states {
-		sides.Go(func() { st.runErr = st.side.Run(sideCtx, st.rec.Wrap(proxy.RESTConfig()), st.ns, st.observe) })
+		sides.Go(func() { st.runErr = st.side.Run(sideCtx, st.rec.Wrap(jsonOnly(proxy.RESTConfig())), st.ns, st.observe) })
 	}
 	if err := waitUntil(ctx, time.Minute, func() bool { return allStarted(states) }); err != nil {
 		return nil, fmt.Errorf("the controllers did not sync before the faults: %w", err)
@@ -209,6 +209,17 @@ func RunController(ctx context.Context, cfg ControllerConfig) (*ControllerReport
 		rep.Foos, rep.Deployments = len(states[0].last.Foos), len(states[0].last.Deployments)
 	}
 	return rep, nil
+}
+
+// jsonOnly makes the clients built on cfg speak JSON. The clientset asks
+// for protobuf by default, which the proxy passes through untouched (its
+// body faults edit JSON), so without this its 410s, malformed and
+// wrong-typed objects would reach the Foo informers only, never the
+// Deployment informers.
+func jsonOnly(cfg *rest.Config) *rest.Config {
+	cfg.ContentType = "application/json"
+	cfg.AcceptContentTypes = "application/json"
+	return cfg
 }
 
 // converge waits, for every side at once, until its namespace is what its
