@@ -26,13 +26,10 @@ import (
 )
 
 // A Side is one library's informers under chaos. The test files have two:
-// client-go's and ours. Stage 08's controller will need more than a third
-// Side: its truth is not a LIST of what the workload wrote but what the
-// controller should have written (every Foo's Deployment), so Run will
-// take a convergence check per side beside the caches and Views, the
-// Workload a writer of Foos (a CRD the playground's apiserver serves), and
-// the side a controller built on stage 07's factory, run on the proxy's
-// configuration.
+// client-go's and ours. Stage 08's controller is not a third Side: its
+// truth is not a LIST of what the workload wrote but what the controller
+// should have written (every Foo's Deployment), so it has a run of its own,
+// RunController, with a ControllerSide, a FooWorkload and FooWorld.Wanted.
 type Side interface {
 	Name() string
 	// Run starts one informer per resource of Resources in namespace ns,
