@@ -29,9 +29,16 @@ func runController(t *testing.T, cfg chaos.ControllerConfig) *chaos.ControllerRe
 		defer f.Close()
 		cfg.Timeline = timeline.New(f)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.Duration+cfg.Converge+3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.Duration+2*cfg.Converge+3*time.Minute)
 	defer cancel()
+	// No panic may escape: on our stack one would end the test binary; on
+	// client-go's, HandleCrash swallows it only because TestMain sets
+	// utilruntime.ReallyCrash = false, so count them.
+	panicsBefore := recoveredByClientGo.Load()
 	rep, err := chaos.RunController(ctx, cfg)
+	if n := recoveredByClientGo.Load() - panicsBefore; n > 0 && rep != nil {
+		rep.Failures = append(rep.Failures, fmt.Sprintf("%d panics on client-go's stack, which a real process would not survive", n))
+	}
 	if rep != nil {
 		t.Log("\n" + rep.String())
 	}
