@@ -42,6 +42,13 @@
 //     the kind only);
 //   - a reconcile that panics is an error for its key (retried), not the
 //     end of the process;
+//   - the default rate limiter is the workqueue's
+//     DefaultTypedControllerRateLimiter (a bucket of 10 per second, burst
+//     100); sample-controller builds the same per-key backoff with a bucket
+//     of 50 per second, burst 300. Options.RateLimiter takes either;
+//   - Options.Namespace watches one namespace, where sample-controller
+//     watches all; the Deployment runs the pause image, not nginx (on the
+//     playground nothing runs it at all);
 //   - Options.Observer hears every Step of a key's path (handler, queue,
 //     worker, lister, write), where sample-controller logs with klog: the
 //     demo's timeline and the tests' assertions are built on it.

@@ -2,6 +2,7 @@ package controller_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -244,29 +245,7 @@ func TestShutdownFinishesTheReconcileInFlight(t *testing.T) {
 	for _, s := range sides {
 		t.Run(s.name, func(t *testing.T) {
 			e := newEnv(t, c, "drain-"+s.name)
-			inFlight := make(chan struct{}, 1)
-			slow := rest.CopyConfig(e.cfg)
-			slow.Wrap(func(rt http.RoundTripper) http.RoundTripper {
-				return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
-					if req.Method == http.MethodPost && strings.HasSuffix(req.URL.Path, "/deployments") {
-						inFlight <- struct{}{}
-						select {
-						case <-time.After(time.Second):
-						case <-req.Context().Done():
-							return nil, req.Context().Err()
-						}
-					}
-					return rt.RoundTrip(req)
-				})
-			})
-			kube, err := kubernetes.NewForConfig(slow)
-			if err != nil {
-				t.Fatal(err)
-			}
-			dyn, err := dynamic.NewForConfig(slow)
-			if err != nil {
-				t.Fatal(err)
-			}
+			kube, dyn, inFlight := slowCreates(t, e.cfg, time.Second)
 			tr := newTrace()
 			r := start(t, s, kube, dyn, e.ns, 2, controller.Options{Observer: tr.observe})
 			if _, err := e.dyn.Resource(crd.Foo.GVR()).Namespace(e.ns).Create(t.Context(), crd.NewFoo(e.ns, "a", "a-web", 1, nil), metav1.CreateOptions{}); err != nil {
@@ -303,6 +282,85 @@ func TestShutdownFinishesTheReconcileInFlight(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestShutdownCutsADrainThatOutlastsItsTimeout: the same, but the create
+// is held for a minute and the controller's DrainTimeout is 200ms. When
+// the bound passes, the reconcile's context is cancelled (the create
+// returns its error) and the queue shut down, and Run returns nil within a
+// second or so, not a minute, with no goroutine left, and without
+// claiming a drain it did not finish.
+func TestShutdownCutsADrainThatOutlastsItsTimeout(t *testing.T) {
+	c := cluster(t)
+	for _, s := range sides {
+		t.Run(s.name, func(t *testing.T) {
+			e := newEnv(t, c, "drain-timeout-"+s.name)
+			kube, dyn, inFlight := slowCreates(t, e.cfg, time.Minute)
+			tr := newTrace()
+			r := start(t, s, kube, dyn, e.ns, 2, controller.Options{Observer: tr.observe, DrainTimeout: 200 * time.Millisecond})
+			if _, err := e.dyn.Resource(crd.Foo.GVR()).Namespace(e.ns).Create(t.Context(), crd.NewFoo(e.ns, "a", "a-web", 1, nil), metav1.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-inFlight:
+			case <-time.After(30 * time.Second):
+				t.Fatal("the Deployment's create never started")
+			}
+			began := time.Now()
+			r.stop(t, s.name)
+			if took := time.Since(began); took > 10*time.Second {
+				t.Errorf("Run took %v to return after the cancel, with a drain bound of 200ms", took)
+			}
+			var order []string
+			for _, st := range tr.snapshot() {
+				switch {
+				case st.Layer == controller.LayerWrite && st.Op == "CREATE":
+					order = append(order, fmt.Sprintf("CREATE cancelled=%v", errors.Is(st.Err, context.Canceled)))
+				case st.Layer == controller.LayerController && st.Op != "Start" && st.Op != "Synced" && st.Op != "Workers":
+					order = append(order, st.Op)
+				}
+			}
+			// No "Drained": the drain was cut, not finished.
+			want := []string{"ShutDownWithDrain", "DrainTimeout", "CREATE cancelled=true", "Shutdown", "Shutdown"}
+			if diff := cmp.Diff(want, order); diff != "" {
+				t.Errorf("the shutdown's order (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// slowCreates returns clients on cfg whose creates of Deployments are held
+// for hold (or until their request is cancelled) on the way to the server,
+// and a channel that hears of each as it is held.
+func slowCreates(t *testing.T, cfg *rest.Config, hold time.Duration) (kubernetes.Interface, dynamic.Interface, <-chan struct{}) {
+	t.Helper()
+	inFlight := make(chan struct{}, 1)
+	slow := rest.CopyConfig(cfg)
+	slow.Wrap(func(rt http.RoundTripper) http.RoundTripper {
+		return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
+			if req.Method == http.MethodPost && strings.HasSuffix(req.URL.Path, "/deployments") {
+				select {
+				case inFlight <- struct{}{}:
+				default:
+				}
+				select {
+				case <-time.After(hold):
+				case <-req.Context().Done():
+					return nil, req.Context().Err()
+				}
+			}
+			return rt.RoundTrip(req)
+		})
+	})
+	kube, err := kubernetes.NewForConfig(slow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dyn, err := dynamic.NewForConfig(slow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kube, dyn, inFlight
 }
 
 type roundTripperFunc func(*http.Request) (*http.Response, error)
