@@ -29,7 +29,7 @@ func runController(t *testing.T, cfg chaos.ControllerConfig) *chaos.ControllerRe
 		defer f.Close()
 		cfg.Timeline = timeline.New(f)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.Duration+2*cfg.Converge+3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.Duration+2*cfg.Converge+15*time.Minute)
 	defer cancel()
 	// No panic may escape: on our stack one would end the test binary; on
 	// client-go's, HandleCrash swallows it only because TestMain sets

@@ -56,6 +56,10 @@ type ControllerSideReport struct {
 	// until the namespace was right again.
 	LastWordConverged bool
 	LastWordTime      time.Duration
+	// LastWordWait is the longest delay the rate limiter gave a key failed
+	// by the last word's 500s: 5ms for a fresh failure, unless the storm's
+	// failures left the limiter's overall bucket in debt.
+	LastWordWait time.Duration
 }
 
 // String prints the report for a person.
@@ -76,7 +80,7 @@ func (r *ControllerReport) String() string {
 	for _, s := range r.Sides {
 		last := "-"
 		if r.LastWord > 0 {
-			last = convergedIn(s.LastWordConverged, s.LastWordTime)
+			last = fmt.Sprintf("%s (retried after %s)", convergedIn(s.LastWordConverged, s.LastWordTime), s.LastWordWait.Round(time.Millisecond))
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t\n", s.Name, s.Lists, s.Watches, s.Writes, s.Reconciles, s.Failed, s.Requeues,
 			s.LongestWait.Round(time.Millisecond), convergedIn(s.Converged, s.ConvergeTime), last)

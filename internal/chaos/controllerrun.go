@@ -225,19 +225,54 @@ func jsonOnly(cfg *rest.Config) *rest.Config {
 // converge waits, for every side at once, until its namespace is what its
 // Foos ask for, or for bound; it records in each side's state whether it
 // got there, how long after since it took, and the world it saw last.
+//
+// During the last word the bound stretches to cover the retries the side's
+// controller has scheduled (retryDue): a retry the rate limiter put two
+// minutes ahead is a retry all the same. It does after a storm with many
+// failures: the default controller rate limiter's overall token bucket (10
+// per second, a burst of 100) is then in debt, and every key's next retry
+// waits the debt out, however new its own failure.
 func converge(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interface, states []*controllerState, bound time.Duration, since time.Time) {
 	var converging sync.WaitGroup
 	for _, st := range states {
 		converging.Go(func() {
-			st.converged = waitUntil(ctx, bound, func() bool {
+			st.converged = false
+			for {
 				st.last, st.readErr = ReadFooWorld(ctx, kube, dyn, st.ns)
-				return st.readErr == nil && cmp.Diff(st.last.Wanted(), st.last) == ""
-			}) == nil
+				if st.readErr == nil && cmp.Diff(st.last.Wanted(), st.last) == "" {
+					st.converged = true
+					break
+				}
+				deadline := since.Add(bound)
+				if due := st.retryDue(); !due.IsZero() {
+					if limit := since.Add(maxRetryWait); due.After(limit) {
+						due = limit
+					}
+					if due = due.Add(retrySlack); due.After(deadline) {
+						deadline = due
+					}
+				}
+				if time.Now().After(deadline) || ctx.Err() != nil {
+					break
+				}
+				select {
+				case <-ctx.Done():
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
 			st.took = time.Since(since)
 		})
 	}
 	converging.Wait()
 }
+
+const (
+	// maxRetryWait caps how far the last word's wait stretches for a
+	// retry the rate limiter scheduled; retrySlack is the time given to a
+	// retry, once due, to put things right.
+	maxRetryWait = 10 * time.Minute
+	retrySlack   = 10 * time.Second
+)
 
 func allConverged(states []*controllerState) bool {
 	for _, st := range states {
@@ -272,6 +307,9 @@ func lastWord(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interf
 	var waiting string
 	if err := waitUntil(ctx, bound, func() bool { waiting = settled(ctx, kube, dyn, states); return waiting == "" }); err != nil {
 		return 0, fmt.Sprintf("before the last word, every Foo was scaled with no fault, and after %s %s", bound, waiting), nil
+	}
+	for _, st := range states {
+		st.lastWord.Store(true)
 	}
 	// Each Inject arms the next Spread (two, by default) requests: one per
 	// Foo and side is more than enough.
@@ -330,7 +368,12 @@ type controllerState struct {
 	rec  *reqlog.Recorder
 	tl   *timeline.Timeline
 
-	started                                atomic.Bool
+	started atomic.Bool
+	// lastWord is set when the last word's 500s are armed; from then on
+	// due is when the latest retry scheduled falls due (UnixNano), and
+	// lastWordWait the longest delay the rate limiter gave.
+	lastWord                               atomic.Bool
+	due, lastWordWait                      atomic.Int64
 	mu                                     sync.Mutex
 	succeeded                              map[string]bool // key → whether its last reconcile did
 	reconciles, failed, requeues, mostWait atomic.Int64
@@ -382,13 +425,31 @@ func (st *controllerState) observe(s controller.Step) {
 		}
 	case s.Layer == controller.LayerQueue && s.Op == "AddRateLimited":
 		st.requeues.Add(1)
-		for {
-			most := st.mostWait.Load()
-			if int64(s.Delay) <= most || st.mostWait.CompareAndSwap(most, int64(s.Delay)) {
-				break
-			}
+		maxInto(&st.mostWait, int64(s.Delay))
+		if st.lastWord.Load() {
+			maxInto(&st.due, time.Now().Add(s.Delay).UnixNano())
+			maxInto(&st.lastWordWait, int64(s.Delay))
 		}
 	}
+}
+
+// maxInto stores v in a if it is larger.
+func maxInto(a *atomic.Int64, v int64) {
+	for {
+		old := a.Load()
+		if v <= old || a.CompareAndSwap(old, v) {
+			return
+		}
+	}
+}
+
+// retryDue is when the last retry the controller scheduled during the last
+// word is due; zero before the last word, or when it scheduled none.
+func (st *controllerState) retryDue() time.Time {
+	if due := st.due.Load(); due != 0 {
+		return time.Unix(0, due)
+	}
+	return time.Time{}
 }
 
 func (st *controllerState) setSucceeded(key string, ok bool) {
@@ -419,6 +480,6 @@ func (st *controllerState) report() ControllerSideReport {
 		Reconciles: int(st.reconciles.Load()), Failed: int(st.failed.Load()), Requeues: int(st.requeues.Load()),
 		LongestWait: time.Duration(st.mostWait.Load()),
 		Converged:   st.convergedFirst, ConvergeTime: st.tookFirst,
-		LastWordConverged: st.converged, LastWordTime: st.took,
+		LastWordConverged: st.converged, LastWordTime: st.took, LastWordWait: time.Duration(st.lastWordWait.Load()),
 	}
 }
