@@ -59,7 +59,8 @@ func runController(t *testing.T, cfg chaos.ControllerConfig) *chaos.ControllerRe
 // within a minute (usually a few seconds: the wait is the informers'
 // backoff after the restart), and again after the last word (every Foo
 // scaled, the controllers' first writes answered 500), which only a
-// controller that retries its failed keys survives.
+// controller that retries its failed keys survives; that wait stretches to
+// the retries the controller scheduled (see RunController).
 func TestChaosController(t *testing.T) {
 	rep := runController(t, chaos.ControllerConfig{Seed: 1, Duration: 12 * time.Second, FaultEvery: time.Second, Converge: time.Minute})
 	// A run in which nothing failed proves nothing about the retries.
