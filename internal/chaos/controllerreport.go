@@ -80,7 +80,12 @@ func (r *ControllerReport) String() string {
 	for _, s := range r.Sides {
 		last := "-"
 		if r.LastWord > 0 {
-			last = fmt.Sprintf("%s (retried after %s)", convergedIn(s.LastWordConverged, s.LastWordTime), s.LastWordWait.Round(time.Millisecond))
+			// The rate limiter's shortest delay is 5ms: 0 is no retry at all.
+			retry := "no retry scheduled"
+			if s.LastWordWait > 0 {
+				retry = "retried after " + s.LastWordWait.Round(time.Millisecond).String()
+			}
+			last = fmt.Sprintf("%s (%s)", convergedIn(s.LastWordConverged, s.LastWordTime), retry)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t\n", s.Name, s.Lists, s.Watches, s.Writes, s.Reconciles, s.Failed, s.Requeues,
 			s.LongestWait.Round(time.Millisecond), convergedIn(s.Converged, s.ConvergeTime), last)
