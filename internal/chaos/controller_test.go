@@ -75,6 +75,11 @@ func TestChaosController(t *testing.T) {
 	if rep.LastWord == 0 && len(rep.Failures) == 0 {
 		t.Error("the seed left no Foo for the last word: it tested no retry of a failed write; pick another")
 	}
+	for _, s := range rep.Sides {
+		if rep.LastWord > 0 && s.LastWordConverged && s.LastWordWait == 0 {
+			t.Errorf("%s: none of its writes met the last word's 500s: the last word tested no retry there", s.Name)
+		}
+	}
 }
 
 // TestChaosControllerSoak is `make chaos CONTROLLER=1 SEED=… DURATION=…`:
