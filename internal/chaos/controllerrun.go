@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"io"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -21,7 +19,6 @@ import (
 	"informer-from-scratch/internal/crd"
 	"informer-from-scratch/internal/faultproxy"
 	"informer-from-scratch/internal/playground"
-	"informer-from-scratch/internal/reqlog"
 	"informer-from-scratch/internal/standin"
 	"informer-from-scratch/internal/timeline"
 )
@@ -281,205 +278,4 @@ func allConverged(states []*controllerState) bool {
 		}
 	}
 	return true
-}
-
-// lastWord is the run's final change, made once everything has converged:
-// every Foo is scaled, in every namespace, with 500s armed on the proxy for
-// at least the first write each controller makes in answer (nothing else
-// sends requests through it then: the informers' watches are open). A
-// failed write is then the last thing that happens to that Foo: no event
-// will come to queue it again, so only the controller's rate-limited retry
-// of the failed key (AddRateLimited) puts it right. The storm before
-// cannot show that: there, the next change of a Foo or of its Deployment
-// (the stand-in writes status after every change) queues the key anyway.
-//
-// Before it, every Foo is scaled once without a fault, and lastWord waits
-// until every namespace is right again and every Foo's last reconcile
-// succeeded: the success Forgets the key, so the retry after the 500 waits
-// the rate limiter's first delay (5ms), not one the storm's failures grew
-// towards 1000s. It returns how many Foos it scaled in each namespace, or
-// what did not settle, and leaves each side's converged, took and last as
-// the last word's. The error is for the harness failing.
-func lastWord(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interface, proxy *faultproxy.Proxy, states []*controllerState, bound time.Duration) (scaled int, unsettled string, err error) {
-	if err := scaleEveryFoo(ctx, dyn, states); err != nil {
-		return 0, "", err
-	}
-	var waiting string
-	if err := waitUntil(ctx, bound, func() bool { waiting = settled(ctx, kube, dyn, states); return waiting == "" }); err != nil {
-		return 0, fmt.Sprintf("before the last word, every Foo was scaled with no fault, and after %s %s", bound, waiting), nil
-	}
-	for _, st := range states {
-		st.lastWord.Store(true)
-	}
-	// Each Inject arms the next Spread (two, by default) requests: one per
-	// Foo and side is more than enough.
-	for range len(states[0].last.Foos) * len(states) {
-		if err := proxy.Inject(faultproxy.ServerError); err != nil {
-			return 0, "", err
-		}
-	}
-	if err := scaleEveryFoo(ctx, dyn, states); err != nil {
-		return 0, "", err
-	}
-	converge(ctx, kube, dyn, states, bound, time.Now())
-	return len(states[0].last.Foos), "", nil
-}
-
-// scaleEveryFoo changes the replicas of every Foo the first side's
-// namespace held when last read, the same in every namespace.
-func scaleEveryFoo(ctx context.Context, dyn dynamic.Interface, states []*controllerState) error {
-	for name, foo := range states[0].last.Foos {
-		patch := fmt.Appendf(nil, `{"spec":{"replicas":%d}}`, foo.Replicas%5+1)
-		for _, st := range states {
-			if _, err := dyn.Resource(crd.Foo.GVR()).Namespace(st.ns).Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
-				return fmt.Errorf("the last word: scaling Foo %s/%s: %w", st.ns, name, err)
-			}
-		}
-	}
-	return nil
-}
-
-// settled returns "" when every namespace is what its Foos ask for and
-// every Foo's last reconcile, in every controller, succeeded; otherwise
-// what is not yet so.
-func settled(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interface, states []*controllerState) string {
-	for _, st := range states {
-		w, err := ReadFooWorld(ctx, kube, dyn, st.ns)
-		if err != nil {
-			return fmt.Sprintf("%s: reading its namespace: %v", st.side.Name(), err)
-		}
-		st.last = w
-		if diff := cmp.Diff(w.Wanted(), w); diff != "" {
-			return fmt.Sprintf("%s's namespace %s is not what its Foos ask for (-wanted +got):\n%s", st.side.Name(), st.ns, diff)
-		}
-		for name := range w.Foos {
-			if key := st.ns + "/" + name; !st.succeededLast(key) {
-				return fmt.Sprintf("%s's last reconcile of %s failed", st.side.Name(), key)
-			}
-		}
-	}
-	return ""
-}
-
-// controllerState is what RunController keeps about one side.
-type controllerState struct {
-	side ControllerSide
-	ns   string
-	rec  *reqlog.Recorder
-	tl   *timeline.Timeline
-
-	started atomic.Bool
-	// lastWord is set when the last word's 500s are armed; from then on
-	// due is when the latest retry scheduled falls due (UnixNano), and
-	// lastWordWait the longest delay the rate limiter gave.
-	lastWord                               atomic.Bool
-	due, lastWordWait                      atomic.Int64
-	mu                                     sync.Mutex
-	succeeded                              map[string]bool // key → whether its last reconcile did
-	reconciles, failed, requeues, mostWait atomic.Int64
-	lists, watches, writes                 atomic.Int64
-
-	runErr error
-	// converged and took are the last convergence's (the last word's, if
-	// there was one); convergedFirst and tookFirst the storm's.
-	converged, convergedFirst bool
-	took, tookFirst           time.Duration
-	last                      FooWorld
-	readErr                   error
-}
-
-func newControllerState(s ControllerSide, ns string, tl *timeline.Timeline) *controllerState {
-	st := &controllerState{side: s, ns: ns, tl: tl, succeeded: map[string]bool{}}
-	st.rec = &reqlog.Recorder{OnRequest: func(r reqlog.Request) {
-		kind := classify(r)
-		switch kind {
-		case "LIST":
-			st.lists.Add(1)
-		case "WATCH":
-			st.watches.Add(1)
-		default:
-			st.writes.Add(1)
-		}
-		if tl != nil && kind != "" {
-			tl.Event(s.Name(), kind, resourceOfPath(r.Path), shortQuery(r))
-		}
-	}}
-	return st
-}
-
-// observe is the controller's Observer: it counts, and puts each failed
-// reconcile on the timeline.
-func (st *controllerState) observe(s controller.Step) {
-	switch {
-	case s.Layer == controller.LayerController && s.Op == "Synced":
-		st.started.Store(true)
-	case s.Layer == controller.LayerWorker && s.Op == "sync":
-		st.reconciles.Add(1)
-	case s.Layer == controller.LayerWorker && s.Op == "synced":
-		st.setSucceeded(s.Key, true)
-	case s.Layer == controller.LayerWorker && s.Op == "failed":
-		st.failed.Add(1)
-		st.setSucceeded(s.Key, false)
-		if st.tl != nil {
-			st.tl.Event(st.side.Name(), "reconcile failed", s.Key, fmt.Sprint(s.Err))
-		}
-	case s.Layer == controller.LayerQueue && s.Op == "AddRateLimited":
-		st.requeues.Add(1)
-		maxInto(&st.mostWait, int64(s.Delay))
-		if st.lastWord.Load() {
-			maxInto(&st.due, time.Now().Add(s.Delay).UnixNano())
-			maxInto(&st.lastWordWait, int64(s.Delay))
-		}
-	}
-}
-
-// maxInto stores v in a if it is larger.
-func maxInto(a *atomic.Int64, v int64) {
-	for {
-		old := a.Load()
-		if v <= old || a.CompareAndSwap(old, v) {
-			return
-		}
-	}
-}
-
-// retryDue is when the last retry the controller scheduled during the last
-// word is due; zero before the last word, or when it scheduled none.
-func (st *controllerState) retryDue() time.Time {
-	if due := st.due.Load(); due != 0 {
-		return time.Unix(0, due)
-	}
-	return time.Time{}
-}
-
-func (st *controllerState) setSucceeded(key string, ok bool) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.succeeded[key] = ok
-}
-
-func (st *controllerState) succeededLast(key string) bool {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return st.succeeded[key]
-}
-
-func allStarted(states []*controllerState) bool {
-	for _, st := range states {
-		if !st.started.Load() {
-			return false
-		}
-	}
-	return true
-}
-
-func (st *controllerState) report() ControllerSideReport {
-	return ControllerSideReport{
-		Name: st.side.Name(), Namespace: st.ns,
-		Lists: int(st.lists.Load()), Watches: int(st.watches.Load()), Writes: int(st.writes.Load()),
-		Reconciles: int(st.reconciles.Load()), Failed: int(st.failed.Load()), Requeues: int(st.requeues.Load()),
-		LongestWait: time.Duration(st.mostWait.Load()),
-		Converged:   st.convergedFirst, ConvergeTime: st.tookFirst,
-		LastWordConverged: st.converged, LastWordTime: st.took, LastWordWait: time.Duration(st.lastWordWait.Load()),
-	}
 }
