@@ -129,13 +129,13 @@ screenshots: playground-binaries
 	@mkdir -p docs/images
 	set -o pipefail; WEBVIEW_SCREENSHOTS=$(CURDIR)/docs/images $(GO) test -count=1 -run '^TestWebView$$/^browser$$' -v ./06-sharedinformer/demo | grep -E 'screenshot:|^(ok|FAIL|---)'
 
-## chaos: a chaos soak, client-go's informers beside ours under faults, with its report (SEED=1 DURATION=2m EVERY=5s; TIMELINE=file keeps the run's timeline)
+## chaos: a chaos soak, client-go's informers beside ours under faults, with its report (SEED=1 DURATION=2m EVERY=5s; TIMELINE=file keeps the run's timeline; CONTROLLER=1 soaks stage 08's controllers instead)
 .PHONY: chaos
 SEED ?= 1
 DURATION ?= 2m
 EVERY ?= 5s
 chaos: playground-binaries
-	$(GO) test -v -count=1 -timeout 0 -run '^TestChaosSoak$$' ./internal/chaos -args -chaos.seed=$(SEED) -chaos.duration=$(DURATION) -chaos.every=$(EVERY) $(if $(TIMELINE),-chaos.timeline=$(abspath $(TIMELINE)))
+	$(GO) test -v -count=1 -timeout 0 -run '^TestChaos$(if $(CONTROLLER),Controller)Soak$$' ./internal/chaos -args -chaos.seed=$(SEED) -chaos.duration=$(DURATION) -chaos.every=$(EVERY) $(if $(TIMELINE),-chaos.timeline=$(abspath $(TIMELINE)))
 
 ## bench-scale: initial sync, memory and steady state at 1,000 to 50,000 pods, ours beside client-go's and the floor (about 30 minutes on 2 cores; writes docs/bench/scale.md; ARGS=-h for options)
 .PHONY: bench-scale

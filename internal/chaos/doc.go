@@ -1,5 +1,5 @@
 // Not a mirror of client-go: issue 14's chaos harness, test machinery for
-// the informers of stage 06 (and, once it lands, stage 08's controller).
+// the informers of stage 06 and stage 08's controller.
 
 // Package chaos runs informers through faults and checks that they end
 // where the server is. One Run is:
@@ -22,4 +22,11 @@
 // why the assertion is convergence within a bound and not an exact
 // sequence of calls. The Sides live in the test files: client-go's
 // informer is the oracle, imported only by tests.
+//
+// RunController does the same for stage 08's controller, whose truth is not
+// a LIST of what the workload wrote but what the controller should have
+// written: a FooWorkload changes Foos (and their Deployments, behind the
+// controllers' backs) in one namespace per ControllerSide, and each
+// namespace must end as its Foos ask (FooWorld.Wanted): every Foo with
+// exactly its Deployment, right, and no orphan left.
 package chaos

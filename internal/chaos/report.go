@@ -53,30 +53,13 @@ func (r *Report) String() string {
 		r.Workload.Creates, r.Workload.Updates, r.Workload.Deletes, r.Workload.NoOps, r.Workload.Retries, r.Objects)
 	fmt.Fprintf(&b, "requests through the proxy: %d (%d watches); ERROR events from the apiserver itself: %v; answered 502 (apiserver unreachable): %d\n", r.Proxy.Requests, r.Proxy.Watches, r.Proxy.ServerErrors, r.Proxy.Unreachable)
 
-	planned := map[faultproxy.Kind]int{}
-	for _, p := range r.Plan {
-		planned[p.Kind]++
-	}
-	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "\nfault\tplanned\thit\tskipped (no watch open, or protobuf)\t")
-	for _, k := range faultproxy.AllKinds {
-		hit, skipped := r.Proxy.Faults[k], r.Proxy.Skipped[k]
-		if k == faultproxy.Compact || k == faultproxy.Restart {
-			hit = r.Playground[k]
-		}
-		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t\n", k, planned[k], hit, skipped)
-	}
-	w.Flush()
+	writeFaultTable(&b, r.Plan, r.Proxy, r.Playground)
 
-	w = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "\nside\tlists\twatches\tadds\tupdates\tdeletes\ttombstones\tpanics caught\tconverged\t")
 	for _, s := range r.Sides {
-		conv := fmt.Sprintf("in %s", s.ConvergeTime.Round(10*time.Millisecond))
-		if !s.Converged {
-			conv = fmt.Sprintf("NO (gave up after %s)", s.ConvergeTime.Round(time.Second))
-		}
 		d := s.Delivered
-		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", s.Name, s.Lists, s.Watches, d.Adds, d.Updates, d.Deletes, d.Tombstones, s.Recovered, conv)
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", s.Name, s.Lists, s.Watches, d.Adds, d.Updates, d.Deletes, d.Tombstones, s.Recovered, convergedIn(s.Converged, s.ConvergeTime))
 	}
 	w.Flush()
 	fmt.Fprintf(&b, "\nthe process at its peak: %d goroutines, %.1f MiB of heap\n", r.PeakGoroutines, float64(r.PeakHeap)/(1<<20))
@@ -89,4 +72,23 @@ func (r *Report) String() string {
 		}
 	}
 	return b.String()
+}
+
+// writeFaultTable prints, per kind of fault, how many were planned, how
+// many hit and how many the proxy had to skip.
+func writeFaultTable(b *strings.Builder, plan []faultproxy.Planned, proxy faultproxy.Stats, made map[faultproxy.Kind]int) {
+	planned := map[faultproxy.Kind]int{}
+	for _, p := range plan {
+		planned[p.Kind]++
+	}
+	w := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "\nfault\tplanned\thit\tskipped (no watch open, or protobuf)\t")
+	for _, k := range faultproxy.AllKinds {
+		hit, skipped := proxy.Faults[k], proxy.Skipped[k]
+		if k == faultproxy.Compact || k == faultproxy.Restart {
+			hit = made[k]
+		}
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t\n", k, planned[k], hit, skipped)
+	}
+	w.Flush()
 }

@@ -26,13 +26,10 @@ import (
 )
 
 // A Side is one library's informers under chaos. The test files have two:
-// client-go's and ours. Stage 08's controller will need more than a third
-// Side: its truth is not a LIST of what the workload wrote but what the
-// controller should have written (every Foo's Deployment), so Run will
-// take a convergence check per side beside the caches and Views, the
-// Workload a writer of Foos (a CRD the playground's apiserver serves), and
-// the side a controller built on stage 07's factory, run on the proxy's
-// configuration.
+// client-go's and ours. Stage 08's controller is not a third Side: its
+// truth is not a LIST of what the workload wrote but what the controller
+// should have written (every Foo's Deployment), so it has a run of its own,
+// RunController, with a ControllerSide, a FooWorkload and FooWorld.Wanted.
 type Side interface {
 	Name() string
 	// Run starts one informer per resource of Resources in namespace ns,
@@ -103,18 +100,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Seed: cfg.Seed, Duration: cfg.Duration, Plan: faultproxy.Plan(cfg.Seed, cfg.Duration, cfg.FaultEvery, cfg.Kinds)}
-	proxy, err := faultproxy.Start(cfg.Cluster.RESTConfig(), faultproxy.Options{Seed: cfg.Seed,
-		OnFault: func(f faultproxy.Fault) {
-			if cfg.Timeline != nil {
-				cfg.Timeline.Event("fault", string(f.Kind), f.Resource, f.Detail)
-			}
-		},
-		OnServerError: func(res string, code int, reason string) {
-			if cfg.Timeline != nil {
-				cfg.Timeline.Event("apiserver", "ERROR", res, fmt.Sprintf("%d %s, the apiserver's own", code, reason))
-			}
-		},
-	})
+	proxy, err := startProxy(cfg.Cluster, cfg.Seed, cfg.Timeline)
 	if err != nil {
 		return nil, err
 	}
@@ -146,16 +132,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	phase.Go(func() { workErr = work.Run(runCtx, cfg.Pace) })
 	var playErr error
 	rep.Playground = map[faultproxy.Kind]int{}
-	phase.Go(func() {
-		faultproxy.Play(runCtx, rep.Plan, func(f faultproxy.Planned) {
-			if err := makeFault(ctx, cfg, proxy, f.Kind); err != nil && playErr == nil {
-				playErr = err
-			}
-			if f.Kind == faultproxy.Compact || f.Kind == faultproxy.Restart {
-				rep.Playground[f.Kind]++
-			}
-		})
-	})
+	phase.Go(func() { playErr = playFaults(ctx, runCtx, cfg.Cluster, cfg.Timeline, proxy, rep.Plan, rep.Playground) })
 	phase.Wait()
 	proxy.Disarm()
 	faultsEnded := time.Now()
@@ -206,6 +183,40 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// startProxy starts the fault proxy in front of the playground, telling
+// the timeline, if there is one, of every fault and of every ERROR event
+// the apiserver itself sends.
+func startProxy(c *playground.Cluster, seed uint64, tl *timeline.Timeline) (*faultproxy.Proxy, error) {
+	return faultproxy.Start(c.RESTConfig(), faultproxy.Options{Seed: seed,
+		OnFault: func(f faultproxy.Fault) {
+			if tl != nil {
+				tl.Event("fault", string(f.Kind), f.Resource, f.Detail)
+			}
+		},
+		OnServerError: func(res string, code int, reason string) {
+			if tl != nil {
+				tl.Event("apiserver", "ERROR", res, fmt.Sprintf("%d %s, the apiserver's own", code, reason))
+			}
+		},
+	})
+}
+
+// playFaults makes the plan's faults until it is done or runCtx ends,
+// counting the playground's own (compactions, restarts) in made. A
+// fault under way is finished on ctx. It returns the first error.
+func playFaults(ctx, runCtx context.Context, c *playground.Cluster, tl *timeline.Timeline, proxy *faultproxy.Proxy, plan []faultproxy.Planned, made map[faultproxy.Kind]int) error {
+	var first error
+	faultproxy.Play(runCtx, plan, func(f faultproxy.Planned) {
+		if err := makeFault(ctx, Config{Cluster: c, Timeline: tl}, proxy, f.Kind); err != nil && first == nil {
+			first = err
+		}
+		if f.Kind == faultproxy.Compact || f.Kind == faultproxy.Restart {
+			made[f.Kind]++
+		}
+	})
+	return first
 }
 
 // makeFault makes one planned fault. An etcd compaction happens while the

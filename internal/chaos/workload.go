@@ -103,24 +103,36 @@ func (w *Workload) Step(ctx context.Context) error {
 
 // retry makes one change, again and again while the apiserver fails it.
 func (w *Workload) retry(ctx context.Context, do func() error) error {
+	noOp, retries, err := retry(ctx, do, func(err error) bool { return apierrors.IsNotFound(err) || apierrors.IsAlreadyExists(err) })
+	w.counts.Retries += retries
+	if noOp {
+		w.counts.NoOps++
+	}
+	return err
+}
+
+// retry makes one change, again and again (every 200ms, for up to a
+// minute) while the apiserver fails it, and says whether the server refused
+// it as it stood (refused says which errors mean that) and how many times
+// it was tried again. ctx ending is not an error: the workload is over.
+func retry(ctx context.Context, do func() error, refused func(error) bool) (noOp bool, retries int, err error) {
 	deadline := time.Now().Add(time.Minute)
 	for {
 		err := do()
 		switch {
 		case err == nil:
-			return nil
-		case apierrors.IsNotFound(err) || apierrors.IsAlreadyExists(err):
-			w.counts.NoOps++
-			return nil
+			return false, retries, nil
+		case refused(err):
+			return true, retries, nil
 		case ctx.Err() != nil:
-			return nil
+			return false, retries, nil
 		case time.Now().After(deadline):
-			return fmt.Errorf("workload: a change failed for a minute: %w", err)
+			return false, retries, fmt.Errorf("workload: a change failed for a minute: %w", err)
 		}
-		w.counts.Retries++
+		retries++
 		select {
 		case <-ctx.Done():
-			return nil
+			return false, retries, nil
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
