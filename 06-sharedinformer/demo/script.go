@@ -33,7 +33,10 @@ type script struct {
 	ns    string // "" (every namespace) when read-only on a real cluster
 	trail *trail
 
-	faults   *faults // --chaos only
+	faults *faults // --chaos only
+	// source is what the informer lists and watches: nil for the
+	// cluster's pods in ns (its test's is scripted).
+	source   listwatch.ListerWatcherWithContext
 	lw       *partition.ListerWatcher
 	informer informer.SharedIndexInformer
 	cancel   context.CancelFunc
@@ -83,14 +86,18 @@ func (s *script) start() error {
 		"to the queue (03), processLoop pops it, handleDeltas writes the indexer (04) and hands a",
 		"notification to the processor (05), which calls each handler on its own goroutine.",
 		"A transform drops managedFields before anything is queued, so no layer holds them.")
-	client, err := s.env.TimelineClient(nil)
-	if chaosFlag {
-		client, err = s.startProxy()
+	source := s.source
+	if source == nil {
+		client, err := s.env.TimelineClient(nil)
+		if chaosFlag {
+			client, err = s.startProxy()
+		}
+		if err != nil {
+			return err
+		}
+		source = listwatch.NewFilteredListWatchFromClient(client.CoreV1().RESTClient(), "pods", s.ns, func(*metav1.ListOptions) {})
 	}
-	if err != nil {
-		return err
-	}
-	s.lw = partition.New(listwatch.NewFilteredListWatchFromClient(client.CoreV1().RESTClient(), "pods", s.ns, func(*metav1.ListOptions) {}))
+	s.lw = partition.New(source)
 	s.lw.OnEvent = s.printWatchError
 	s.informer = informer.NewSharedIndexInformerWithOptions(s.lw, &corev1.Pod{}, informer.SharedIndexInformerOptions{
 		Indexers: informer.Indexers{informer.NamespaceIndex: informer.MetaNamespaceIndexFunc},
