@@ -32,6 +32,10 @@ type script struct {
 	queue informer.QueueKind
 	ns    string // "" (every namespace) when read-only on a real cluster
 	trail *trail
+	// breaks are the --break switch (none by default); audit is the audit
+	// handler's own view of the pods, in which a lost deletion shows.
+	breaks informer.Breaks
+	audit  *view
 
 	faults *faults // --chaos only
 	// source is what the informer lists and watches: nil for the
@@ -46,7 +50,7 @@ type script struct {
 }
 
 func newScript(env *demo.Env, queue string) (*script, error) {
-	s := &script{env: env, tl: env.Timeline, trail: newTrail(env.Timeline, !env.Writes)}
+	s := &script{env: env, tl: env.Timeline, trail: newTrail(env.Timeline, !env.Writes), audit: newView()}
 	switch queue {
 	case "realfifo":
 		s.queue = informer.QueueRealFIFO
@@ -103,13 +107,18 @@ func (s *script) start() error {
 		Indexers: informer.Indexers{informer.NamespaceIndex: informer.MetaNamespaceIndexFunc},
 		Queue:    s.queue,
 		Observer: s.trail.observe,
+		Breaks:   s.breaks,
 	})
 	if err := s.informer.SetTransform(dropManagedFields); err != nil {
 		return err
 	}
 	var regs []informer.ResourceEventHandlerRegistration
 	for _, name := range []string{"audit", "metrics"} {
-		reg, err := s.informer.AddEventHandlerWithOptions(informer.ResourceEventHandlerFuncs{}, informer.HandlerOptions{Name: name})
+		handler := informer.ResourceEventHandlerFuncs{}
+		if name == "audit" {
+			handler = s.audit.handler()
+		}
+		reg, err := s.informer.AddEventHandlerWithOptions(handler, informer.HandlerOptions{Name: name})
 		if err != nil {
 			return err
 		}
@@ -132,7 +141,7 @@ func (s *script) start() error {
 	}
 	s.tl.Note("The informer's HasSynced: its cache holds the first list. A registration's HasSynced: that")
 	s.tl.Note("handler has also been called for every pod of it. A controller waits for the second.")
-	s.showCache()
+	s.showView(s.showCache())
 	return nil
 }
 
@@ -185,7 +194,7 @@ func (s *script) followOnePod() error {
 		}
 	}
 	s.tl.Note("The pod's deletion is two events: first MODIFIED (deletionTimestamp set), then DELETED.")
-	s.showCache()
+	s.showView(s.showCache())
 	return nil
 }
 
@@ -231,11 +240,16 @@ func (s *script) missedDelete() error {
 			"It compacts etcd, which only the playground allows.")
 		return nil
 	}
-	s.tl.Step("Lose the connection while a pod is deleted: a relist, and a tombstone",
+	why := []string{
 		"The watch drops; meanwhile web-3 is deleted, web-5 created, and etcd compacted. The watch",
 		"from the old resourceVersion gets 410 Expired, so the reflector lists again. web-3 is not in",
 		"the new list: the informer knew it, the server no longer has it, and how it went is lost.",
-		"Handlers get a DeletedFinalStateUnknown holding web-3 as the cache last had it.")
+		"Handlers get a DeletedFinalStateUnknown holding web-3 as the cache last had it.",
+	}
+	if s.breaks.NoTombstones {
+		why = append(why, "--break=tombstones: the informer drops that tombstone. Watch audit's own view.")
+	}
+	s.tl.Step("Lose the connection while a pod is deleted: a relist, and a tombstone", why...)
 	s.lw.Cut()
 	s.tl.Event("demo", "CUT", "the informer's connection", "its watch ends; its next watch request waits")
 	if err := s.delete("web-3"); err != nil {
@@ -252,6 +266,9 @@ func (s *script) missedDelete() error {
 	mark := s.trail.mark()
 	s.lw.Restore()
 	s.tl.Event("demo", "RESTORE", "the informer's connection", "the waiting watch request goes out")
+	if s.breaks.NoTombstones {
+		return s.missedDeleteWithoutTombstones(mark)
+	}
 	tombstones := 0
 	if err := s.trail.waitFor(s.env.Ctx, mark, "the tombstone of web-3 at every handler", func(o informer.Observation) bool {
 		if o.Layer == informer.LayerHandler && o.Op == "OnDelete" && o.Key == s.ns+"/web-3" && o.Detail == "tombstone" {
@@ -270,7 +287,7 @@ func (s *script) missedDelete() error {
 	}); err != nil {
 		return err
 	}
-	s.showCache()
+	s.showView(s.showCache())
 	return nil
 }
 
@@ -294,12 +311,13 @@ func (s *script) stop() error {
 	return err
 }
 
-// showCache prints what the cache holds, from the indexer (stage 04).
-func (s *script) showCache() {
+// showCache prints what the cache holds, from the indexer (stage 04), and
+// returns it as it printed it (nil when read-only).
+func (s *script) showCache() []string {
 	pods := s.informer.GetIndexer().List()
 	if !s.env.Writes {
 		s.tl.Note("The cache holds %d pods.", len(pods))
-		return
+		return nil
 	}
 	var names []string
 	fields := 0
@@ -310,6 +328,7 @@ func (s *script) showCache() {
 	}
 	slices.Sort(names)
 	s.tl.Note("Cache: %v; managedFields entries held: %d", names, fields)
+	return names
 }
 
 // printWatchError prints the ERROR events of the informer's watches (a 410
