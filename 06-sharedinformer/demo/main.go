@@ -87,14 +87,14 @@ func run(env *demo.Env) error {
 	if err := s.missedDelete(); err != nil {
 		return err
 	}
-	if env.Writes {
-		web.listeners("slow") // the handler stalledHandler adds
-		if err := s.stalledHandler(); err != nil {
+	if chaosFlag {
+		if err := s.chaos(); err != nil {
 			return err
 		}
 	}
-	if chaosFlag {
-		if err := s.chaos(); err != nil {
+	if env.Writes && !chaosFlag { // after --chaos's faults, the proxy may still hold events back
+		web.listeners("slow") // the handler stalledHandler adds
+		if err := s.stalledHandler(); err != nil {
 			return err
 		}
 	}
