@@ -10,10 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/client-go/tools/clientcmd"
-	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
-
 	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/demo/demotest"
 )
 
 const secret = "do-not-print-this-token"
@@ -21,16 +19,7 @@ const secret = "do-not-print-this-token"
 // kubeconfigFor writes a kubeconfig for server with a bearer token.
 func kubeconfigFor(t *testing.T, server string) string {
 	t.Helper()
-	cfg := clientcmdapi.NewConfig()
-	cfg.Clusters["c"] = &clientcmdapi.Cluster{Server: server, InsecureSkipTLSVerify: true}
-	cfg.AuthInfos["u"] = &clientcmdapi.AuthInfo{Token: secret}
-	cfg.Contexts["ctx"] = &clientcmdapi.Context{Cluster: "c", AuthInfo: "u"}
-	cfg.CurrentContext = "ctx"
-	path := filepath.Join(t.TempDir(), "kubeconfig")
-	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return demotest.Kubeconfig(t, server, secret)
 }
 
 func run(t *testing.T, args []string, script func(*demo.Env) error) (code int, stdout, stderr string) {

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
 	"informer-from-scratch/internal/demo"
 )
 
@@ -40,4 +43,21 @@ func RunWithArgs(t *testing.T, opts demo.Options, args []string, script func(*de
 		}
 	}
 	return out.String()
+}
+
+// Kubeconfig writes a kubeconfig for server, with a bearer token and TLS
+// verification off (a test server's certificate is its own), and returns
+// its path: a "real cluster" for a demo's --kubeconfig.
+func Kubeconfig(t *testing.T, server, token string) string {
+	t.Helper()
+	cfg := clientcmdapi.NewConfig()
+	cfg.Clusters["c"] = &clientcmdapi.Cluster{Server: server, InsecureSkipTLSVerify: true}
+	cfg.AuthInfos["u"] = &clientcmdapi.AuthInfo{Token: token}
+	cfg.Contexts["ctx"] = &clientcmdapi.Context{Cluster: "c", AuthInfo: "u"}
+	cfg.CurrentContext = "ctx"
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := clientcmd.WriteToFile(*cfg, path); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -1,0 +1,169 @@
+// Mirrors kubernetes/sample-controller controller.go: Run, runWorker and
+// processNextWorkItem; and main.go's start and stop of the informer
+// factories, which Run does here so that the whole shutdown is in one
+// place and in one order.
+
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/kubernetes/scheme"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/tools/record"
+
+	informer "informer-from-scratch/06-sharedinformer"
+)
+
+// Run starts the informers, waits for their caches and handlers to sync,
+// starts workers workers, and blocks until ctx ends. Then it shuts down
+// gracefully, in this order:
+//
+//  1. stop taking keys: the queue refuses new ones, and no worker starts a
+//     reconcile it has not started yet (the keys still queued are dropped:
+//     the next start lists everything again and reconciles it all);
+//  2. drain: wait, with the queue's ShutDownWithDrain, for every reconcile
+//     in flight to finish. Their context is not ctx but one that stays
+//     alive until the drain is over, so a write half done is finished, not
+//     cut off; DrainTimeout bounds the wait;
+//  3. stop the informers, and wait for every goroutine they, the workers
+//     and the event recorder started.
+//
+// It returns nil after a shutdown, or an error if the caches never synced
+// (ctx ended first) or workers < 1. A Controller runs once.
+func (c *Controller) Run(ctx context.Context, workers int) error {
+	if workers < 1 {
+		c.workqueue.ShutDown()
+		return fmt.Errorf("controller: Run needs at least one worker, got %d", workers)
+	}
+	if !c.running.CompareAndSwap(false, true) {
+		return errors.New("controller: Run was called twice")
+	}
+	stopRecorder := c.startRecorder()
+	defer stopRecorder()
+
+	// The informers outlive ctx: they stop in step 3, after the drain.
+	informerCtx, stopInformers := context.WithCancel(context.WithoutCancel(ctx))
+	defer func() {
+		stopInformers()
+		c.informers.Shutdown()
+		c.step(Step{Layer: LayerController, Op: "Shutdown", Detail: "informers stopped", Len: -1})
+	}()
+	c.informers.Start(informerCtx)
+	c.step(Step{Layer: LayerController, Op: "Start", Detail: "informers of Foos and Deployments started", Len: -1})
+
+	if !c.informers.WaitForCacheSync(ctx) {
+		c.workqueue.ShutDown()
+		return fmt.Errorf("controller: failed to wait for caches to sync: %w", context.Cause(ctx))
+	}
+	c.step(Step{Layer: LayerController, Op: "Synced", Detail: "caches synced, every existing Foo queued", Len: c.workqueue.Len()})
+
+	// The reconciles' context: not ctx, which ends when shutdown begins,
+	// but one that ends after the drain.
+	workCtx, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelWork()
+	var wg sync.WaitGroup
+	for i := 1; i <= workers; i++ {
+		wg.Go(func() { c.runWorker(workCtx, i) })
+	}
+	c.step(Step{Layer: LayerController, Op: "Workers", Detail: fmt.Sprintf("%d workers started", workers), Len: -1})
+
+	<-ctx.Done()
+	c.step(Step{Layer: LayerController, Op: "ShutDownWithDrain", Len: c.workqueue.Len(),
+		Detail: "stop taking keys; wait for the reconciles in flight"})
+	// A drain that outlasts its bound is cut short: cancel the reconciles
+	// and end the wait (ShutDown ends a ShutDownWithDrain).
+	timeout := time.AfterFunc(c.drainTimeout, func() {
+		c.step(Step{Layer: LayerController, Op: "DrainTimeout", Detail: fmt.Sprintf("reconciles still running after %v: cancelled", c.drainTimeout), Len: -1})
+		cancelWork()
+		c.workqueue.ShutDown()
+	})
+	c.workqueue.ShutDownWithDrain()
+	if timeout.Stop() {
+		// Drained within the bound. ShutDown as well: client-go's delaying
+		// queue stops its waiting loop only on ShutDown (ours on either;
+		// see the workqueue's doc.go), and it is harmless once drained.
+		c.workqueue.ShutDown()
+		c.step(Step{Layer: LayerController, Op: "Drained", Detail: "no reconcile in flight", Len: -1})
+	}
+	// Otherwise the bound cut the drain short: the reconciles still
+	// running have been cancelled, and the wait below is for them to
+	// return.
+	cancelWork()
+	wg.Wait()
+	c.step(Step{Layer: LayerController, Op: "Shutdown", Detail: "workers returned", Len: -1})
+	return nil
+}
+
+// startRecorder makes the default event recorder, unless Options gave one,
+// and returns what stops it.
+func (c *Controller) startRecorder() (stop func()) {
+	if c.recorder != nil {
+		return func() {}
+	}
+	broadcaster := record.NewBroadcaster()
+	broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: c.kubeclientset.CoreV1().Events("")})
+	c.recorder = broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: controllerAgentName})
+	return broadcaster.Shutdown
+}
+
+// runWorker processes keys until the queue shuts down.
+func (c *Controller) runWorker(ctx context.Context, worker int) {
+	for c.processNextWorkItem(ctx, worker) {
+	}
+}
+
+// processNextWorkItem takes one key off the queue and reconciles it: on
+// success it Forgets the key (its next failure starts from the shortest
+// delay again), on error it re-queues it with the rate limiter. Either way
+// it calls Done, without which the key would never be handed out again.
+// It returns false when the worker should stop.
+func (c *Controller) processNextWorkItem(ctx context.Context, worker int) bool {
+	objRef, shutdown := c.workqueue.Get()
+	if shutdown {
+		return false
+	}
+	defer func() {
+		c.workqueue.Done(objRef)
+		c.queueStep("Done", objRef, worker, "")
+	}()
+	if c.workqueue.ShuttingDown() {
+		// Shutdown has begun: start nothing new (Run, step 1).
+		c.queueStep("Get", objRef, worker, "shutting down: not reconciled")
+		return false
+	}
+	c.queueStep("Get", objRef, worker, "")
+
+	if c.observe != nil {
+		c.step(Step{Layer: LayerWorker, Op: "sync", Key: objRef.String(), Worker: worker, Len: -1})
+	}
+	err := c.sync(ctx, worker, objRef)
+	if err == nil {
+		c.workqueue.Forget(objRef)
+		if c.observe != nil {
+			c.step(Step{Layer: LayerWorker, Op: "synced", Key: objRef.String(), Worker: worker, Detail: "Forget", Len: -1})
+		}
+		return true
+	}
+	c.step(Step{Layer: LayerWorker, Op: "failed", Key: objRef.String(), Worker: worker, Err: err, Len: -1})
+	utilruntime.HandleErrorWithContext(ctx, err, "Error syncing; requeuing for later retry", "objectReference", objRef)
+	c.workqueue.AddRateLimited(objRef)
+	return true
+}
+
+// sync runs syncHandler, turning a panic into an error, so that a bug in
+// one reconcile retries one key instead of ending the process.
+func (c *Controller) sync(ctx context.Context, worker int, objRef informer.ObjectName) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("controller: the reconcile of %s panicked: %v", objRef, r)
+		}
+	}()
+	return c.syncHandler(ctx, worker, objRef)
+}

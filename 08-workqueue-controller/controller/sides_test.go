@@ -1,0 +1,366 @@
+package controller_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/dynamic"
+	cgdynamicinformer "k8s.io/client-go/dynamic/dynamicinformer"
+	cgdynamiclister "k8s.io/client-go/dynamic/dynamiclister"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	appslisters "k8s.io/client-go/listers/apps/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	cgworkqueue "k8s.io/client-go/util/workqueue"
+
+	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/08-workqueue-controller/workqueue"
+	"informer-from-scratch/internal/crd"
+)
+
+// A side is one informer stack under the same controller: ours (stages
+// 01-08) or client-go's (its informers factory, dynamicinformer and
+// util/workqueue). The reconcile logic is the same code on both; what
+// differs is everything that feeds it keys and objects.
+type side struct {
+	name      string
+	informers func(kube kubernetes.Interface, dyn dynamic.Interface, namespace string) controller.Informers
+	// limiter is the side's default controller rate limiter, and queue its
+	// rate-limited workqueue named controller.QueueName.
+	limiter func() controller.RateLimiter
+	queue   func(limiter controller.RateLimiter) controller.Queue
+	// defaults is true when the side's limiter and queue are the
+	// controller's own defaults: ours, which the tests then leave to
+	// NewController, so that its defaults are what they test.
+	defaults bool
+}
+
+var (
+	ours = side{
+		name:      "ours",
+		informers: controller.NewInformers,
+		limiter:   workqueue.DefaultTypedControllerRateLimiter[informer.ObjectName],
+		queue: func(limiter controller.RateLimiter) controller.Queue {
+			return workqueue.NewTypedRateLimitingQueueWithConfig(limiter,
+				workqueue.TypedRateLimitingQueueConfig[informer.ObjectName]{Name: controller.QueueName})
+		},
+		defaults: true,
+	}
+	clientGo = side{
+		name:      "client-go",
+		informers: newClientGoInformers,
+		limiter: func() controller.RateLimiter {
+			return cgworkqueue.DefaultTypedControllerRateLimiter[informer.ObjectName]()
+		},
+		queue: func(limiter controller.RateLimiter) controller.Queue {
+			return cgworkqueue.NewTypedRateLimitingQueueWithConfig[informer.ObjectName](limiter,
+				cgworkqueue.TypedRateLimitingQueueConfig[informer.ObjectName]{Name: controller.QueueName})
+		},
+	}
+	sides = []side{clientGo, ours}
+)
+
+// options fills in the side's rate limiter and queue; wrap, if not nil,
+// is put around the queue, so a test can watch it.
+func (s side) options(opts *controller.Options, wrap func(controller.Queue) controller.Queue) {
+	if s.defaults && wrap == nil {
+		return
+	}
+	opts.RateLimiter = s.limiter()
+	opts.NewQueue = func(limiter controller.RateLimiter) controller.Queue {
+		q := s.queue(limiter)
+		if wrap != nil {
+			q = wrap(q)
+		}
+		return q
+	}
+}
+
+// clientGoInformers is controller.Informers on client-go's informers.
+type clientGoInformers struct {
+	factory        informers.SharedInformerFactory
+	dynamicFactory cgdynamicinformer.DynamicSharedInformerFactory
+	deployments    appslisters.DeploymentLister
+	foos           informers.GenericInformer
+	fooLister      cgdynamiclister.Lister
+	registrations  []cache.ResourceEventHandlerRegistration
+}
+
+func newClientGoInformers(kube kubernetes.Interface, dyn dynamic.Interface, namespace string) controller.Informers {
+	f := informers.NewSharedInformerFactoryWithOptions(kube, 0, informers.WithNamespace(namespace))
+	df := cgdynamicinformer.NewFilteredDynamicSharedInformerFactory(dyn, 0, namespace, nil)
+	foos := df.ForResource(crd.Foo.GVR())
+	return &clientGoInformers{
+		factory:        f,
+		dynamicFactory: df,
+		deployments:    f.Apps().V1().Deployments().Lister(),
+		foos:           foos,
+		fooLister:      cgdynamiclister.New(foos.Informer().GetIndexer(), crd.Foo.GVR()),
+	}
+}
+
+func (i *clientGoInformers) AddEventHandlers(foos, deployments informer.ResourceEventHandler) error {
+	fooReg, err := i.foos.Informer().AddEventHandler(tombstones{foos})
+	if err != nil {
+		return err
+	}
+	deploymentReg, err := i.factory.Apps().V1().Deployments().Informer().AddEventHandler(tombstones{deployments})
+	if err != nil {
+		return err
+	}
+	i.registrations = append(i.registrations, fooReg, deploymentReg)
+	return nil
+}
+
+func (i *clientGoInformers) GetFoo(namespace, name string) (*unstructured.Unstructured, error) {
+	return i.fooLister.Namespace(namespace).Get(name)
+}
+
+func (i *clientGoInformers) GetDeployment(namespace, name string) (*appsv1.Deployment, error) {
+	return i.deployments.Deployments(namespace).Get(name)
+}
+
+func (i *clientGoInformers) Start(ctx context.Context) {
+	i.factory.StartWithContext(ctx)
+	i.dynamicFactory.Start(ctx.Done())
+}
+
+func (i *clientGoInformers) WaitForCacheSync(ctx context.Context) bool {
+	if i.factory.WaitForCacheSyncWithContext(ctx).AsError() != nil {
+		return false
+	}
+	for _, synced := range i.dynamicFactory.WaitForCacheSync(ctx.Done()) {
+		if !synced {
+			return false
+		}
+	}
+	checkers := make([]cache.DoneChecker, 0, len(i.registrations))
+	for _, reg := range i.registrations {
+		checkers = append(checkers, reg.HasSyncedChecker())
+	}
+	return cache.WaitFor(ctx, "handlers", checkers...)
+}
+
+func (i *clientGoInformers) Shutdown() {
+	i.factory.Shutdown()
+	i.dynamicFactory.Shutdown()
+}
+
+// tombstones hands the controller's handlers client-go's deliveries with
+// client-go's tombstone translated into ours: the one place the two
+// libraries' types differ on the way to a handler.
+type tombstones struct{ informer.ResourceEventHandler }
+
+func (t tombstones) OnDelete(obj any) {
+	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = informer.DeletedFinalStateUnknown{Key: d.Key, Obj: d.Obj}
+	}
+	t.ResourceEventHandler.OnDelete(obj)
+}
+
+// running is a controller started by start.
+type running struct {
+	cancel context.CancelFunc
+	done   chan error
+	caches *readOnly
+}
+
+// start builds a controller on s's stack and runs it with workers
+// workers. stop ends it and checks that Run returned nil.
+func start(t *testing.T, s side, kube kubernetes.Interface, dyn dynamic.Interface, namespace string, workers int, opts controller.Options) *running {
+	t.Helper()
+	return startWrapped(t, s, kube, dyn, namespace, workers, opts, nil)
+}
+
+// startWrapped is start with wrap put around the side's queue.
+func startWrapped(t *testing.T, s side, kube kubernetes.Interface, dyn dynamic.Interface, namespace string, workers int, opts controller.Options, wrap func(controller.Queue) controller.Queue) *running {
+	t.Helper()
+	s.options(&opts, wrap)
+	caches := &readOnly{Informers: s.informers(kube, dyn, namespace), seen: map[runtime.Object]runtime.Object{}}
+	c, err := controller.NewController(kube, dyn, caches, opts)
+	if err != nil {
+		t.Fatalf("%s: %v", s.name, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{cancel: cancel, done: make(chan error, 1), caches: caches}
+	go func() { r.done <- c.Run(ctx, workers) }()
+	return r
+}
+
+// stop cancels the controller and waits for Run to return; then it checks
+// that the controller changed none of the objects the listers gave it.
+func (r *running) stop(t *testing.T, who string) {
+	t.Helper()
+	r.cancel()
+	select {
+	case err := <-r.done:
+		if err != nil {
+			t.Errorf("%s: Run returned %v", who, err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatalf("%s: Run did not return within a minute of the cancel", who)
+	}
+	for _, diff := range r.caches.mutated() {
+		t.Errorf("%s: the controller changed an object the lister gave it (-given +now):\n%s", who, diff)
+	}
+}
+
+// readOnly is Informers that remembers a copy of every cached object the
+// controller read, as handed out, so that stop can tell whether the
+// controller changed one: a cached object is shared with every other reader
+// of the informer, and never changes (an update replaces it). client-go's
+// cache mutation detector (KUBE_CACHE_MUTATION_DETECTOR) does the same for
+// its informers, but is switched on only by the environment at init, and
+// knows nothing of ours.
+type readOnly struct {
+	controller.Informers
+	mu   sync.Mutex
+	seen map[runtime.Object]runtime.Object // the cached object → its copy
+}
+
+func (r *readOnly) GetFoo(namespace, name string) (*unstructured.Unstructured, error) {
+	foo, err := r.Informers.GetFoo(namespace, name)
+	if err == nil {
+		r.keep(foo, foo.DeepCopy())
+	}
+	return foo, err
+}
+
+func (r *readOnly) GetDeployment(namespace, name string) (*appsv1.Deployment, error) {
+	d, err := r.Informers.GetDeployment(namespace, name)
+	if err == nil {
+		r.keep(d, d.DeepCopy())
+	}
+	return d, err
+}
+
+// keep remembers the first copy of obj.
+func (r *readOnly) keep(obj, copied runtime.Object) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, seen := r.seen[obj]; !seen {
+		r.seen[obj] = copied
+	}
+}
+
+// mutated lists how each changed object differs from its copy.
+func (r *readOnly) mutated() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var diffs []string
+	for obj, copied := range r.seen {
+		if diff := cmp.Diff(copied, obj); diff != "" {
+			diffs = append(diffs, diff)
+		}
+	}
+	return diffs
+}
+
+// trace records the controller's steps.
+type trace struct {
+	mu    sync.Mutex
+	steps []stamped
+	// start is the time offsets are counted from (fake time in a bubble).
+	start time.Time
+	// inFlight maps each key being reconciled to its worker, and
+	// overlaps lists every time a worker started a key another worker
+	// still held: what the queue's processing set forbids.
+	inFlight map[string]int
+	overlaps []string
+	// most is the largest number of reconciles in flight at once.
+	most int
+}
+
+type stamped struct {
+	at time.Duration
+	controller.Step
+}
+
+func newTrace() *trace { return &trace{start: time.Now(), inFlight: map[string]int{}} }
+
+// observe is the controller's Observer.
+func (tr *trace) observe(s controller.Step) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	tr.steps = append(tr.steps, stamped{at: time.Since(tr.start), Step: s})
+	if s.Layer != controller.LayerWorker {
+		return
+	}
+	switch s.Op {
+	case "sync":
+		if w, busy := tr.inFlight[s.Key]; busy {
+			tr.overlaps = append(tr.overlaps, fmt.Sprintf("%s: worker %d started it while worker %d held it", s.Key, s.Worker, w))
+		}
+		tr.inFlight[s.Key] = s.Worker
+		tr.most = max(tr.most, len(tr.inFlight))
+	case "synced", "failed":
+		delete(tr.inFlight, s.Key)
+	}
+}
+
+// snapshot returns the steps so far.
+func (tr *trace) snapshot() []stamped {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return append([]stamped(nil), tr.steps...)
+}
+
+// fakeRecorder returns an event recorder that keeps what it is given.
+func fakeRecorder() *record.FakeRecorder { return record.NewFakeRecorder(1000) }
+
+// drainEvents takes the events recorded so far.
+func drainEvents(r *record.FakeRecorder) []string {
+	var out []string
+	for {
+		select {
+		case e := <-r.Events:
+			out = append(out, e)
+		default:
+			return out
+		}
+	}
+}
+
+var errInjected = errors.New("injected")
+
+// errorLog collects what is reported through utilruntime.HandleError.
+type errorLog struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+// captureErrors replaces utilruntime's error handlers until the test ends.
+// Besides letting a test read the reports, it keeps the default handlers
+// away from testing/synctest: the default one sleeps to rate-limit
+// itself, from a timestamp a bubble's clock can be decades away from.
+func captureErrors(t *testing.T) *errorLog {
+	l := &errorLog{}
+	saved := utilruntime.ErrorHandlers
+	utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{func(_ context.Context, err error, msg string, _ ...any) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.msgs = append(l.msgs, fmt.Sprintf("%s: %v", msg, err))
+	}}
+	t.Cleanup(func() { utilruntime.ErrorHandlers = saved })
+	return l
+}
+
+// take returns what was reported since the last take.
+func (l *errorLog) take() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	msgs := l.msgs
+	l.msgs = nil
+	return msgs
+}

@@ -1,0 +1,232 @@
+// Not a mirror of client-go: the demo's rules on a real cluster, where it is
+// the one demo that writes (demo.Options.WritesOnRealCluster). It writes only
+// in a namespace of its own, and checks everything before its first write:
+//
+//   - the namespace (--namespace) is created by the demo and labelled as its
+//     own; an existing namespace without that label is refused, and so is
+//     one of ours that holds a Foo or a Deployment the demo did not make;
+//   - the Foo CRD is registered by the demo, with an annotation saying so;
+//     an existing one without it (someone's sample-controller, which would
+//     reconcile the demo's Foos too) or with another schema is refused, and
+//     never replaced;
+//   - the real deployment controller and garbage collector do what
+//     internal/standin does on the playground, so the stand-in does not run;
+//   - --cleanup deletes the namespace at the end, and the CRD if the demo
+//     registered it and no Foo is left anywhere. Without it both stay, for
+//     kubectl, and the next run reuses them.
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"informer-from-scratch/internal/crd"
+)
+
+const (
+	// defaultRealNamespace is --namespace's default.
+	defaultRealNamespace = "informer-from-scratch-stage08"
+	// managedByLabel, set to managedBy, marks what the demo created: its
+	// namespace and Foos (a label), the Foo CRD (an annotation).
+	managedByLabel = "app.kubernetes.io/managed-by"
+	managedBy      = "informer-from-scratch-stage08-demo"
+)
+
+// prepareRealCluster checks the namespace and the CRD, refuses what is not
+// the demo's, then creates what is missing.
+func (s *script) prepareRealCluster() error {
+	s.ns = namespaceFlag
+	s.tl.Step("A real cluster: a namespace of its own",
+		fmt.Sprintf("The demo writes only in namespace %s, which it creates and labels %s=%s.", s.ns, managedByLabel, managedBy),
+		"It refuses a namespace or a Foo CRD it did not create. The real deployment controller and",
+		"garbage collector run here: no stand-in.")
+	if s.ns == "" {
+		return fmt.Errorf("--namespace is empty: the demo needs a namespace of its own")
+	}
+	crdExists, err := s.checkCRD()
+	if err != nil {
+		return err
+	}
+	nsExists, err := s.checkNamespace(crdExists)
+	if err != nil {
+		return err
+	}
+
+	// Every check passed: the first writes.
+	if !crdExists {
+		def := crd.Foo
+		def.Annotations = map[string]string{managedByLabel: managedBy}
+		for k, v := range crd.Foo.Annotations {
+			def.Annotations[k] = v
+		}
+		if err := crd.Register(s.env.Ctx, s.dyn, def); err != nil {
+			return err
+		}
+		s.createdCRD = true
+		s.tl.Event("demo", "CRD", crd.Foo.Name(), "registered, annotated as the demo's")
+	} else {
+		s.tl.Event("demo", "CRD", crd.Foo.Name(), "the demo's own, from an earlier run: reused")
+	}
+	if !nsExists {
+		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns, Labels: map[string]string{managedByLabel: managedBy}}}
+		if _, err := s.kube.CoreV1().Namespaces().Create(s.env.Ctx, ns, metav1.CreateOptions{}); err != nil {
+			return fmt.Errorf("creating namespace %s: %w", s.ns, err)
+		}
+		s.tl.Event("demo", "CREATE", "Namespace "+s.ns, "labelled as the demo's")
+	}
+	return s.removeLeftovers()
+}
+
+// checkCRD reports whether the Foo CRD exists, and refuses one that is not
+// the demo's or whose schema is not crd.Foo's.
+func (s *script) checkCRD() (bool, error) {
+	existing, err := s.dyn.Resource(crd.Resource).Get(s.env.Ctx, crd.Foo.Name(), metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("reading CRD %s: %w", crd.Foo.Name(), err)
+	}
+	if existing.GetAnnotations()[managedByLabel] != managedBy {
+		return true, fmt.Errorf("refusing to run: CRD %s exists and was not created by this demo (another sample-controller may be running, and would reconcile the demo's Foos too); the demo never replaces it", crd.Foo.Name())
+	}
+	have, _, _ := unstructured.NestedFieldNoCopy(existing.Object, "spec", "versions")
+	want, _, _ := unstructured.NestedFieldNoCopy(crd.Foo.Object().Object, "spec", "versions")
+	if !sameJSON(have, want) {
+		return true, fmt.Errorf("refusing to run: CRD %s exists with another schema than this demo's; delete it first if it is a leftover of an older version of the demo", crd.Foo.Name())
+	}
+	return true, nil
+}
+
+// checkNamespace reports whether the namespace exists, and refuses one that
+// is not the demo's, or holds Foos or Deployments the demo did not make.
+func (s *script) checkNamespace(crdExists bool) (bool, error) {
+	ns, err := s.kube.CoreV1().Namespaces().Get(s.env.Ctx, s.ns, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("reading namespace %s: %w", s.ns, err)
+	}
+	if ns.Labels[managedByLabel] != managedBy {
+		return true, fmt.Errorf("refusing to run: namespace %s exists and was not created by this demo (no label %s=%s); choose another with --namespace", s.ns, managedByLabel, managedBy)
+	}
+	ours := map[string]bool{}
+	if crdExists {
+		foos, err := s.dyn.Resource(crd.Foo.GVR()).Namespace(s.ns).List(s.env.Ctx, metav1.ListOptions{})
+		if err != nil {
+			return true, err
+		}
+		for _, foo := range foos.Items {
+			if foo.GetLabels()[managedByLabel] != managedBy {
+				return true, fmt.Errorf("refusing to run: namespace %s holds Foo %s, which this demo did not create", s.ns, foo.GetName())
+			}
+			ours[foo.GetName()] = true
+		}
+	}
+	deployments, err := s.kube.AppsV1().Deployments(s.ns).List(s.env.Ctx, metav1.ListOptions{})
+	if err != nil {
+		return true, err
+	}
+	for _, d := range deployments.Items {
+		if !ownedByOurFoo(&d, ours) {
+			return true, fmt.Errorf("refusing to run: namespace %s holds Deployment %s, which no Foo of this demo controls", s.ns, d.Name)
+		}
+	}
+	return true, nil
+}
+
+// ownedByOurFoo reports whether a Deployment's controller is one of the
+// demo's Foos.
+func ownedByOurFoo(d *appsv1.Deployment, foos map[string]bool) bool {
+	owner := metav1.GetControllerOf(d)
+	return owner != nil && owner.Kind == crd.Foo.Kind && foos[owner.Name]
+}
+
+// removeLeftovers deletes the Foos an earlier run left in the namespace,
+// and waits until the garbage collector has deleted their Deployments, so
+// that this run starts from an empty namespace.
+func (s *script) removeLeftovers() error {
+	foos := s.dyn.Resource(crd.Foo.GVR()).Namespace(s.ns)
+	list, err := foos.List(s.env.Ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	for _, foo := range list.Items {
+		if err := foos.Delete(s.env.Ctx, foo.GetName(), metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			return err
+		}
+		s.tl.Event("demo", "DELETE", "Foo "+s.ns+"/"+foo.GetName(), "left by an earlier run")
+	}
+	deadline := time.Now().Add(s.timeout)
+	for {
+		deployments, err := s.kube.AppsV1().Deployments(s.ns).List(s.env.Ctx, metav1.ListOptions{})
+		if err != nil {
+			return err
+		}
+		if len(deployments.Items) == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the garbage collector did not delete the Deployments left in %s within %v", s.ns, s.timeout)
+		}
+		select {
+		case <-time.After(time.Second):
+		case <-s.env.Ctx.Done():
+			return s.env.Ctx.Err()
+		}
+	}
+}
+
+// cleanup, on a real cluster with --cleanup, deletes the namespace, and the
+// CRD if it is the demo's and no Foo is left in any other namespace.
+func (s *script) cleanup() error {
+	if s.playground {
+		return nil
+	}
+	s.tl.Step("Clean up")
+	if !cleanupFlag {
+		s.tl.Note("Namespace %s and CRD %s stay, for kubectl; the next run reuses them.", s.ns, crd.Foo.Name())
+		s.tl.Note("Run with --cleanup to delete them.")
+		return nil
+	}
+	if err := s.kube.CoreV1().Namespaces().Delete(s.env.Ctx, s.ns, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("deleting namespace %s: %w", s.ns, err)
+	}
+	s.tl.Event("demo", "DELETE", "Namespace "+s.ns, "--cleanup")
+	foos, err := s.dyn.Resource(crd.Foo.GVR()).List(s.env.Ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	for _, foo := range foos.Items {
+		if foo.GetNamespace() != s.ns {
+			s.tl.Note("CRD %s stays: Foo %s/%s still uses it.", crd.Foo.Name(), foo.GetNamespace(), foo.GetName())
+			return nil
+		}
+	}
+	existing, err := s.dyn.Resource(crd.Resource).Get(s.env.Ctx, crd.Foo.Name(), metav1.GetOptions{})
+	if err != nil || existing.GetAnnotations()[managedByLabel] != managedBy {
+		return err
+	}
+	if err := crd.Unregister(s.env.Ctx, s.dyn, crd.Foo); err != nil {
+		return err
+	}
+	s.tl.Event("demo", "DELETE", "CRD "+crd.Foo.Name(), "--cleanup: the demo's, and no Foo is left")
+	return nil
+}
+
+// sameJSON compares two unstructured values by their JSON, which does not
+// care whether a number decoded as int64 or float64.
+func sameJSON(a, b any) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && string(ja) == string(jb)
+}
