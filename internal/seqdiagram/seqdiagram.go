@@ -39,6 +39,13 @@ type Arrow struct {
 	// Lane is the participant whose goroutine acted; rows at the same
 	// instant are ordered by it (see Spec.SameInstantByLane). Empty: From.
 	Lane string
+	// Unordered, when set, says the code does not fix this arrow's place
+	// among its neighbours: the objects of one list, which an informer
+	// hands out in map order (a WatchList's temporary store, the cache
+	// replayed to a late handler), client-go's as ours. Consecutive arrows
+	// at the same instant, in the same lane, between the same ends, that
+	// all have it set are sorted by it (an object's name, say).
+	Unordered string
 }
 
 // Spec says how one scenario's rows become a diagram.
@@ -94,7 +101,11 @@ func (s Spec) Render(rows []timeline.Row) (string, error) {
 		at time.Duration
 	}
 	var arrows []placed
+	var at time.Duration
 	for _, row := range rows {
+		if row.Kind == timeline.KindEvent {
+			at = row.Offset
+		} // a note or a step has no offset: it belongs to the last event's instant
 		for _, a := range s.Arrows(row) {
 			for _, id := range []string{a.From, a.To, a.Lane} {
 				if _, known := lane[id]; id != "" && !known {
@@ -104,7 +115,7 @@ func (s Spec) Render(rows []timeline.Row) (string, error) {
 			if a.Lane == "" {
 				a.Lane = a.From
 			}
-			arrows = append(arrows, placed{Arrow: a, at: row.Offset})
+			arrows = append(arrows, placed{Arrow: a, at: at})
 		}
 	}
 	if s.SameInstantByLane {
@@ -112,6 +123,10 @@ func (s Spec) Render(rows []timeline.Row) (string, error) {
 			return cmp.Or(cmp.Compare(x.at, y.at), cmp.Compare(lane[x.Lane], lane[y.Lane]))
 		})
 	}
+	sortRuns(arrows, func(x, y placed) bool {
+		return x.Unordered != "" && y.Unordered != "" &&
+			x.at == y.at && x.Lane == y.Lane && x.From == y.From && x.To == y.To && x.Note == y.Note
+	}, func(x, y placed) int { return strings.Compare(x.Unordered, y.Unordered) })
 	var b strings.Builder
 	b.WriteString("sequenceDiagram\n")
 	for _, p := range s.Participants {
@@ -130,6 +145,18 @@ func (s Spec) Render(rows []timeline.Row) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// sortRuns sorts each run of consecutive elements that are alike.
+func sortRuns[T any](xs []T, alike func(x, y T) bool, compare func(x, y T) int) {
+	for start := 0; start < len(xs); {
+		end := start + 1
+		for end < len(xs) && alike(xs[start], xs[end]) {
+			end++
+		}
+		slices.SortStableFunc(xs[start:end], compare)
+		start = end
+	}
 }
 
 // clean keeps a label on one line and out of mermaid's syntax: a semicolon

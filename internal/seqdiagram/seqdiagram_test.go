@@ -95,3 +95,56 @@ func TestLineDiffShowsOnlyWhatChanged(t *testing.T) {
 		t.Errorf("lineDiff = %q, want %q", got, want)
 	}
 }
+
+// TestUnorderedSortsOnlyRunsOfUnorderedArrows: the objects of one list are
+// sorted by their key; an arrow the code orders (a tombstone, say) ends the
+// run, and stays where it was.
+func TestUnorderedSortsOnlyRunsOfUnorderedArrows(t *testing.T) {
+	s := spec
+	s.Arrows = func(row timeline.Row) []Arrow {
+		a := Arrow{From: "A", To: "B", Text: row.What}
+		if !strings.HasPrefix(row.What, "delete") {
+			a.Unordered = strings.Fields(row.What)[1]
+		}
+		return []Arrow{a}
+	}
+	row := func(what string) timeline.Row {
+		return timeline.Row{Kind: timeline.KindEvent, What: what}
+	}
+	got, err := s.Render([]timeline.Row{row("update web-3"), row("add web-1"), row("delete web-9"), row("add web-2"), row("update web-0")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, l := range strings.Split(strings.TrimSpace(got), "\n")[len(s.Participants)+1:] {
+		texts = append(texts, strings.SplitN(l, ": ", 2)[1])
+	}
+	if want := "add web-1|update web-3|delete web-9|update web-0|add web-2"; strings.Join(texts, "|") != want {
+		t.Errorf("order %q, want %q", strings.Join(texts, "|"), want)
+	}
+}
+
+// TestNoteTakesTheInstantOfTheEventBeforeIt: a note has no offset of its
+// own; ordered by instant it must stay after the events printed before it
+// (at offset zero it would jump to the top).
+func TestNoteTakesTheInstantOfTheEventBeforeIt(t *testing.T) {
+	s := spec
+	s.SameInstantByLane = true
+	s.Arrows = func(row timeline.Row) []Arrow {
+		if row.Kind == timeline.KindNote {
+			return []Arrow{{Note: true, From: "B", Text: row.Detail}}
+		}
+		return []Arrow{{From: "B", To: "A", Text: row.What}}
+	}
+	got, err := s.Render([]timeline.Row{
+		{Kind: timeline.KindEvent, Offset: time.Second, What: "first"},
+		{Kind: timeline.KindEvent, Offset: 2 * time.Second, What: "second"},
+		{Kind: timeline.KindNote, Detail: "after second"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(got, "B->>A: second\n    Note over B: after second\n") {
+		t.Errorf("the note moved:\n%s", got)
+	}
+}
