@@ -315,7 +315,7 @@ func workerRow(m *model, r timeline.Row, msg *Message) {
 			state = stateFailed
 			m.wq.failures++
 			t.Label = shortName(k) + " failed"
-			msg.Flash = &Flash{Lane: LaneWorker, Text: shortName(k) + ": " + r.Fields[FieldError]}
+			msg.Flash = &Flash{Lane: LaneWorker, Text: "✗ " + shortName(k) + " failed"}
 		}
 		m.move(msg, t, t.Lane, state)
 	}
@@ -325,7 +325,7 @@ func workerRow(m *model, r timeline.Row, msg *Message) {
 func listerRow(m *model, r timeline.Row, msg *Message) {
 	text := "Get " + shortName(r.Object)
 	if r.Fields[FieldError] != "" {
-		text += ": not found"
+		text = "✗ " + text // not in the cache
 	}
 	msg.Flash = &Flash{Lane: LaneInformers, Text: text}
 }
@@ -336,7 +336,7 @@ func listerRow(m *model, r timeline.Row, msg *Message) {
 func writeRow(m *model, r timeline.Row, msg *Message) {
 	text := r.What + " " + shortName(r.Object)
 	if r.Fields[FieldError] != "" {
-		text += ": failed"
+		text = "✗ " + text
 	}
 	msg.Flash = &Flash{Lane: LaneWrite, Text: text}
 	if r.What == "EVENT" {
