@@ -10,7 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 
 	"informer-from-scratch/08-workqueue-controller/controller"
@@ -87,10 +86,10 @@ func TestScenarioOnFakeClients(t *testing.T) {
 			"deployment b-web: replicas=2 owner=Foo/b available=2",
 			"deployment taken: replicas=1 owner=none available=1",
 		}},
-		{"Foo c wants that Deployment", func(t *testing.T, w *fakeWorld) { createFoo(t, w, "c", "taken", 1) }, []string{
+		{"Foo c wants that Deployment, with 2 replicas", func(t *testing.T, w *fakeWorld) { createFoo(t, w, "c", "taken", 2) }, []string{
 			"foo a: replicas=1 deployment=a-web status=1",
 			"foo b: replicas=2 deployment=b-web status=2",
-			"foo c: replicas=1 deployment=taken status=unset",
+			"foo c: replicas=2 deployment=taken status=unset",
 			"deployment a-web: replicas=1 owner=Foo/a available=1",
 			"deployment b-web: replicas=2 owner=Foo/b available=2",
 			"deployment taken: replicas=1 owner=none available=1",
@@ -145,7 +144,7 @@ func TestScenarioOnFakeClients(t *testing.T) {
 }
 
 // create adds a typed object through the fake clientset.
-func create(t *testing.T, w *fakeWorld, d *appsv1.Deployment) {
+func create(t testing.TB, w *fakeWorld, d *appsv1.Deployment) {
 	t.Helper()
 	if _, err := w.kube.AppsV1().Deployments(d.Namespace).Create(context.Background(), d, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
@@ -204,5 +203,3 @@ func editDeployment(t *testing.T, w *fakeWorld, name string, replicas int32) {
 		t.Fatal(err)
 	}
 }
-
-var _ = runtime.Object(nil)

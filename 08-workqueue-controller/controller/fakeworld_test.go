@@ -29,7 +29,9 @@ import (
 // sample-controller's does, would skip every update.
 //
 // Failures can be injected per verb and resource: the next n requests
-// fail with a 500.
+// fail with a 500. A panic can be injected in the create of one object: the
+// fake client panics on the goroutine that called it, as a buggy client
+// or a nil map in a reconcile would.
 type fakeWorld struct {
 	kube *kubefake.Clientset
 	dyn  *dynamicfake.FakeDynamicClient
@@ -37,10 +39,11 @@ type fakeWorld struct {
 	mu       sync.Mutex
 	rv, uid  int
 	failures map[string]int // "create deployments" → how many more fail
+	panics   map[string]int // "create deployments a-web" → how many more panic
 }
 
 func newFakeWorld(objects ...runtime.Object) *fakeWorld {
-	w := &fakeWorld{failures: map[string]int{}}
+	w := &fakeWorld{failures: map[string]int{}, panics: map[string]int{}}
 	w.kube = kubefake.NewSimpleClientset()
 	w.dyn = dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
 		map[schema.GroupVersionResource]string{crd.Foo.GVR(): "FooList"})
@@ -68,6 +71,14 @@ func (w *fakeWorld) fail(verb, resource string, n int) {
 	w.failures[verb+" "+resource] = n
 }
 
+// panicOn makes the next n creates of the object of resource called name
+// panic.
+func (w *fakeWorld) panicOn(resource, name string, n int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.panics["create "+resource+" "+name] = n
+}
+
 // react is the reactor placed before the tracker's own.
 func (w *fakeWorld) react(tracker clienttesting.ObjectTracker) clienttesting.ReactionFunc {
 	return func(action clienttesting.Action) (bool, runtime.Object, error) {
@@ -90,6 +101,10 @@ func (w *fakeWorld) react(tracker clienttesting.ObjectTracker) clienttesting.Rea
 			m, err := meta.Accessor(obj)
 			if err != nil {
 				return true, nil, err
+			}
+			if panicKey := failKey + " " + m.GetName(); w.panics[panicKey] > 0 {
+				w.panics[panicKey]--
+				panic("injected panic: " + panicKey)
 			}
 			w.uid++
 			w.rv++

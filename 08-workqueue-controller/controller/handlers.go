@@ -68,7 +68,9 @@ func (c *Controller) enqueueFoo(op string, obj any) {
 		utilruntime.HandleError(fmt.Errorf("controller: a Foo handler got %T: %w", obj, err))
 		return
 	}
-	c.step(Step{Layer: LayerHandler, Op: op, Key: objectRef.String(), Object: "Foo " + objectRef.String(), Detail: "rv=" + resourceVersion(obj), Len: -1})
+	if c.observe != nil {
+		c.step(Step{Layer: LayerHandler, Op: op, Key: objectRef.String(), Object: "Foo " + objectRef.String(), Detail: "rv=" + resourceVersion(obj), Len: -1})
+	}
 	c.enqueue(objectRef)
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	cgworkqueue "k8s.io/client-go/util/workqueue"
 
+	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/08-workqueue-controller/controller"
 	"informer-from-scratch/internal/crd"
 )
@@ -57,22 +58,33 @@ func retries(steps []stamped, key string) []retry {
 // client-go's default controller rate limiter answers for that many
 // failures (asked directly, as the oracle: 5ms, 10ms, 20ms…), on both
 // stacks; and because the success in between calls Forget, the second
-// burst starts again from 5ms. Every reconcile of the key stays on one
-// worker at a time, though two run.
+// burst starts again from 5ms, and after each success the queue's
+// NumRequeues for the key is back to 0, as the oracle's is after Forget.
+// Every reconcile of the key stays on one worker at a time, though two
+// run.
 func TestFailingReconcileIsRetriedWithTheDefaultLimitersDelays(t *testing.T) {
 	captureErrors(t)
 	const first, second = 6, 3
 	oracle := cgworkqueue.DefaultTypedControllerRateLimiter[string]()
-	var want []retry
+	// outcome is what one side did: each retry, and the queue's count of
+	// requeues after each success.
+	type outcome struct {
+		Retries           []retry
+		RequeuesAfterSync []int
+	}
+	var want outcome
 	for i := range first + second {
 		if i == first {
 			oracle.Forget("a") // the success between the bursts
+			want.RequeuesAfterSync = append(want.RequeuesAfterSync, oracle.NumRequeues("a"))
 		}
 		d := oracle.When("a")
-		want = append(want, retry{Delay: d, Gap: d, Requeues: oracle.NumRequeues("a")})
+		want.Retries = append(want.Retries, retry{Delay: d, Gap: d, Requeues: oracle.NumRequeues("a")})
 	}
+	oracle.Forget("a")
+	want.RequeuesAfterSync = append(want.RequeuesAfterSync, oracle.NumRequeues("a"))
 
-	got := map[string][]retry{}
+	got := map[string]outcome{}
 	for _, s := range sides {
 		// A subtest per side: synctest.Test ends its test at the first
 		// failure, and the other side should still run.
@@ -81,16 +93,23 @@ func TestFailingReconcileIsRetriedWithTheDefaultLimitersDelays(t *testing.T) {
 				w := newFakeWorld(crd.NewFoo(fakeNS, "a", "a-web", 1, nil))
 				w.fail("create", "deployments", first)
 				tr := newTrace()
-				r := start(t, s, w.kube, w.dyn, fakeNS, 2, controller.Options{Recorder: fakeRecorder(), Observer: tr.observe})
+				var queue controller.Queue
+				keep := func(q controller.Queue) controller.Queue { queue = q; return q }
+				r := startWrapped(t, s, w.kube, w.dyn, fakeNS, 2, controller.Options{Recorder: fakeRecorder(), Observer: tr.observe}, keep)
 				defer r.stop(t, s.name)
+				key := informer.ObjectName{Namespace: fakeNS, Name: "a"}
+				var out outcome
 				time.Sleep(10 * time.Second)
 				synctest.Wait()
+				out.RequeuesAfterSync = append(out.RequeuesAfterSync, queue.NumRequeues(key))
 				w.fail("update", "deployments", second)
 				scaleFoo(t, w, "a", 2)
 				time.Sleep(10 * time.Second)
 				synctest.Wait()
+				out.RequeuesAfterSync = append(out.RequeuesAfterSync, queue.NumRequeues(key))
 
-				got[s.name] = retries(tr.snapshot(), fakeNS+"/a")
+				out.Retries = retries(tr.snapshot(), key.String())
+				got[s.name] = out
 				if len(tr.overlaps) > 0 {
 					t.Errorf("%s: a key was reconciled by two workers at once: %v", s.name, tr.overlaps)
 				}

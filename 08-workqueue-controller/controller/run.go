@@ -85,12 +85,16 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 		c.workqueue.ShutDown()
 	})
 	c.workqueue.ShutDownWithDrain()
-	timeout.Stop()
-	// Drained. ShutDown as well: client-go's delaying queue stops its
-	// waiting loop only on ShutDown (ours on either; see the workqueue's
-	// doc.go), and it is harmless once drained.
-	c.workqueue.ShutDown()
-	c.step(Step{Layer: LayerController, Op: "Drained", Detail: "no reconcile in flight", Len: -1})
+	if timeout.Stop() {
+		// Drained within the bound. ShutDown as well: client-go's delaying
+		// queue stops its waiting loop only on ShutDown (ours on either;
+		// see the workqueue's doc.go), and it is harmless once drained.
+		c.workqueue.ShutDown()
+		c.step(Step{Layer: LayerController, Op: "Drained", Detail: "no reconcile in flight", Len: -1})
+	}
+	// Otherwise the bound cut the drain short: the reconciles still
+	// running have been cancelled, and the wait below is for them to
+	// return.
 	cancelWork()
 	wg.Wait()
 	c.step(Step{Layer: LayerController, Op: "Shutdown", Detail: "workers returned", Len: -1})
@@ -136,11 +140,15 @@ func (c *Controller) processNextWorkItem(ctx context.Context, worker int) bool {
 	}
 	c.queueStep("Get", objRef, worker, "")
 
-	c.step(Step{Layer: LayerWorker, Op: "sync", Key: objRef.String(), Worker: worker, Len: -1})
+	if c.observe != nil {
+		c.step(Step{Layer: LayerWorker, Op: "sync", Key: objRef.String(), Worker: worker, Len: -1})
+	}
 	err := c.sync(ctx, worker, objRef)
 	if err == nil {
 		c.workqueue.Forget(objRef)
-		c.step(Step{Layer: LayerWorker, Op: "synced", Key: objRef.String(), Worker: worker, Detail: "Forget", Len: -1})
+		if c.observe != nil {
+			c.step(Step{Layer: LayerWorker, Op: "synced", Key: objRef.String(), Worker: worker, Detail: "Forget", Len: -1})
+		}
 		return true
 	}
 	c.step(Step{Layer: LayerWorker, Op: "failed", Key: objRef.String(), Worker: worker, Err: err, Len: -1})

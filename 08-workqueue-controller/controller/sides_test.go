@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/dynamic"
 	cgdynamicinformer "k8s.io/client-go/dynamic/dynamicinformer"
@@ -23,6 +25,7 @@ import (
 
 	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/08-workqueue-controller/workqueue"
 	"informer-from-scratch/internal/crd"
 )
 
@@ -33,29 +36,56 @@ import (
 type side struct {
 	name      string
 	informers func(kube kubernetes.Interface, dyn dynamic.Interface, namespace string) controller.Informers
-	// options fills in the side's queue and rate limiter.
-	options func(opts *controller.Options)
+	// limiter is the side's default controller rate limiter, and queue its
+	// rate-limited workqueue named controller.QueueName.
+	limiter func() controller.RateLimiter
+	queue   func(limiter controller.RateLimiter) controller.Queue
+	// defaults is true when the side's limiter and queue are the
+	// controller's own defaults: ours, which the tests then leave to
+	// NewController, so that its defaults are what they test.
+	defaults bool
 }
 
 var (
 	ours = side{
 		name:      "ours",
 		informers: controller.NewInformers,
-		options:   func(*controller.Options) {}, // our queue and limiter are the defaults
+		limiter:   workqueue.DefaultTypedControllerRateLimiter[informer.ObjectName],
+		queue: func(limiter controller.RateLimiter) controller.Queue {
+			return workqueue.NewTypedRateLimitingQueueWithConfig(limiter,
+				workqueue.TypedRateLimitingQueueConfig[informer.ObjectName]{Name: controller.QueueName})
+		},
+		defaults: true,
 	}
 	clientGo = side{
 		name:      "client-go",
 		informers: newClientGoInformers,
-		options: func(opts *controller.Options) {
-			opts.RateLimiter = cgworkqueue.DefaultTypedControllerRateLimiter[informer.ObjectName]()
-			opts.NewQueue = func(limiter controller.RateLimiter) controller.Queue {
-				return cgworkqueue.NewTypedRateLimitingQueueWithConfig[informer.ObjectName](limiter,
-					cgworkqueue.TypedRateLimitingQueueConfig[informer.ObjectName]{Name: controller.QueueName})
-			}
+		limiter: func() controller.RateLimiter {
+			return cgworkqueue.DefaultTypedControllerRateLimiter[informer.ObjectName]()
+		},
+		queue: func(limiter controller.RateLimiter) controller.Queue {
+			return cgworkqueue.NewTypedRateLimitingQueueWithConfig[informer.ObjectName](limiter,
+				cgworkqueue.TypedRateLimitingQueueConfig[informer.ObjectName]{Name: controller.QueueName})
 		},
 	}
 	sides = []side{clientGo, ours}
 )
+
+// options fills in the side's rate limiter and queue; wrap, if not nil,
+// is put around the queue, so a test can watch it.
+func (s side) options(opts *controller.Options, wrap func(controller.Queue) controller.Queue) {
+	if s.defaults && wrap == nil {
+		return
+	}
+	opts.RateLimiter = s.limiter()
+	opts.NewQueue = func(limiter controller.RateLimiter) controller.Queue {
+		q := s.queue(limiter)
+		if wrap != nil {
+			q = wrap(q)
+		}
+		return q
+	}
+}
 
 // clientGoInformers is controller.Informers on client-go's informers.
 type clientGoInformers struct {
@@ -143,24 +173,33 @@ func (t tombstones) OnDelete(obj any) {
 type running struct {
 	cancel context.CancelFunc
 	done   chan error
+	caches *readOnly
 }
 
 // start builds a controller on s's stack and runs it with workers
 // workers. stop ends it and checks that Run returned nil.
 func start(t *testing.T, s side, kube kubernetes.Interface, dyn dynamic.Interface, namespace string, workers int, opts controller.Options) *running {
 	t.Helper()
-	s.options(&opts)
-	c, err := controller.NewController(kube, dyn, s.informers(kube, dyn, namespace), opts)
+	return startWrapped(t, s, kube, dyn, namespace, workers, opts, nil)
+}
+
+// startWrapped is start with wrap put around the side's queue.
+func startWrapped(t *testing.T, s side, kube kubernetes.Interface, dyn dynamic.Interface, namespace string, workers int, opts controller.Options, wrap func(controller.Queue) controller.Queue) *running {
+	t.Helper()
+	s.options(&opts, wrap)
+	caches := &readOnly{Informers: s.informers(kube, dyn, namespace), seen: map[runtime.Object]runtime.Object{}}
+	c, err := controller.NewController(kube, dyn, caches, opts)
 	if err != nil {
 		t.Fatalf("%s: %v", s.name, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{cancel: cancel, done: make(chan error, 1)}
+	r := &running{cancel: cancel, done: make(chan error, 1), caches: caches}
 	go func() { r.done <- c.Run(ctx, workers) }()
 	return r
 }
 
-// stop cancels the controller and waits for Run to return.
+// stop cancels the controller and waits for Run to return; then it checks
+// that the controller changed none of the objects the listers gave it.
 func (r *running) stop(t *testing.T, who string) {
 	t.Helper()
 	r.cancel()
@@ -172,6 +211,60 @@ func (r *running) stop(t *testing.T, who string) {
 	case <-time.After(time.Minute):
 		t.Fatalf("%s: Run did not return within a minute of the cancel", who)
 	}
+	for _, diff := range r.caches.mutated() {
+		t.Errorf("%s: the controller changed an object the lister gave it (-given +now):\n%s", who, diff)
+	}
+}
+
+// readOnly is Informers that remembers a copy of every cached object the
+// controller read, as handed out, so that stop can tell whether the
+// controller changed one: a cached object is shared with every other reader
+// of the informer, and never changes (an update replaces it). client-go's
+// cache mutation detector (KUBE_CACHE_MUTATION_DETECTOR) does the same for
+// its informers, but is switched on only by the environment at init, and
+// knows nothing of ours.
+type readOnly struct {
+	controller.Informers
+	mu   sync.Mutex
+	seen map[runtime.Object]runtime.Object // the cached object → its copy
+}
+
+func (r *readOnly) GetFoo(namespace, name string) (*unstructured.Unstructured, error) {
+	foo, err := r.Informers.GetFoo(namespace, name)
+	if err == nil {
+		r.keep(foo, foo.DeepCopy())
+	}
+	return foo, err
+}
+
+func (r *readOnly) GetDeployment(namespace, name string) (*appsv1.Deployment, error) {
+	d, err := r.Informers.GetDeployment(namespace, name)
+	if err == nil {
+		r.keep(d, d.DeepCopy())
+	}
+	return d, err
+}
+
+// keep remembers the first copy of obj.
+func (r *readOnly) keep(obj, copied runtime.Object) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, seen := r.seen[obj]; !seen {
+		r.seen[obj] = copied
+	}
+}
+
+// mutated lists how each changed object differs from its copy.
+func (r *readOnly) mutated() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var diffs []string
+	for obj, copied := range r.seen {
+		if diff := cmp.Diff(copied, obj); diff != "" {
+			diffs = append(diffs, diff)
+		}
+	}
+	return diffs
 }
 
 // trace records the controller's steps.

@@ -29,10 +29,9 @@ import (
 // again later": the worker re-queues the key with the rate limiter, and the
 // next attempt starts again from the listers' state then.
 func (c *Controller) syncHandler(ctx context.Context, worker int, objectRef informer.ObjectName) error {
-	key := objectRef.String()
 	cached, err := c.informers.GetFoo(objectRef.Namespace, objectRef.Name)
 	if err != nil {
-		c.step(Step{Layer: LayerLister, Op: "Get", Key: key, Object: "Foo " + key, Worker: worker, Err: err, Len: -1})
+		c.step(Step{Layer: LayerLister, Op: "Get", Key: objectRef.String(), Object: "Foo " + objectRef.String(), Worker: worker, Err: err, Len: -1})
 		if apierrors.IsNotFound(err) {
 			// The Foo is gone; so will its Deployment be, through its
 			// owner reference. Nothing to do, and nothing to retry.
@@ -47,27 +46,30 @@ func (c *Controller) syncHandler(ctx context.Context, worker int, objectRef info
 		utilruntime.HandleError(err)
 		return nil
 	}
-	c.step(Step{Layer: LayerLister, Op: "Get", Key: key, Object: "Foo " + key, Worker: worker, Len: -1,
-		Detail: fmt.Sprintf("rv=%s spec.replicas=%s status.availableReplicas=%d", foo.ResourceVersion, replicasString(foo.Spec.Replicas), foo.Status.AvailableReplicas)})
+	// Steps are built only for an observer: a reconcile that finds nothing
+	// to do should cost nothing but its reads.
+	if c.observe != nil {
+		c.step(Step{Layer: LayerLister, Op: "Get", Key: objectRef.String(), Object: "Foo " + objectRef.String(), Worker: worker, Len: -1,
+			Detail: fmt.Sprintf("rv=%s spec.replicas=%s status.availableReplicas=%d", foo.ResourceVersion, replicasString(foo.Spec.Replicas), foo.Status.AvailableReplicas)})
+	}
 
 	deploymentName := foo.Spec.DeploymentName
 	if deploymentName == "" {
 		// As sample-controller: absorb the error instead of retrying; the
 		// next change of the Foo queues it again.
-		utilruntime.HandleError(fmt.Errorf("%s: deployment name must be specified", key))
+		utilruntime.HandleError(fmt.Errorf("%s: deployment name must be specified", objectRef))
 		return nil
 	}
-	deploymentRef := "Deployment " + foo.Namespace + "/" + deploymentName
 
 	changed := false
 	deployment, err := c.informers.GetDeployment(foo.Namespace, deploymentName)
-	if apierrors.IsNotFound(err) {
-		c.step(Step{Layer: LayerLister, Op: "Get", Key: key, Object: deploymentRef, Worker: worker, Err: err, Len: -1})
+	if err != nil && apierrors.IsNotFound(err) {
+		c.step(Step{Layer: LayerLister, Op: "Get", Key: objectRef.String(), Object: deploymentRef(foo), Worker: worker, Err: err, Len: -1})
 		deployment, err = c.kubeclientset.AppsV1().Deployments(foo.Namespace).Create(ctx, newDeployment(foo), metav1.CreateOptions{FieldManager: FieldManager})
-		c.writeStep(worker, "CREATE", key, deploymentRef, deployment, err)
+		c.writeStep(worker, "CREATE", foo, deployment, err)
 		changed = true
-	} else if err == nil {
-		c.step(Step{Layer: LayerLister, Op: "Get", Key: key, Object: deploymentRef, Worker: worker, Len: -1,
+	} else if err == nil && c.observe != nil {
+		c.step(Step{Layer: LayerLister, Op: "Get", Key: objectRef.String(), Object: deploymentRef(foo), Worker: worker, Len: -1,
 			Detail: fmt.Sprintf("rv=%s spec.replicas=%s status.availableReplicas=%d", deployment.ResourceVersion, replicasString(deployment.Spec.Replicas), deployment.Status.AvailableReplicas)})
 	}
 	if err != nil {
@@ -78,7 +80,7 @@ func (c *Controller) syncHandler(ctx context.Context, worker int, objectRef info
 	if !metav1.IsControlledBy(deployment, foo) {
 		msg := fmt.Sprintf(MessageResourceExists, deployment.Name)
 		c.recorder.Event(foo, corev1.EventTypeWarning, ErrResourceExists, msg)
-		c.step(Step{Layer: LayerWrite, Op: "EVENT", Key: key, Object: "Foo " + key, Worker: worker, Detail: "Warning " + ErrResourceExists, Len: -1})
+		c.step(Step{Layer: LayerWrite, Op: "EVENT", Key: objectRef.String(), Object: "Foo " + objectRef.String(), Worker: worker, Detail: "Warning " + ErrResourceExists, Len: -1})
 		return errors.New(msg)
 	}
 
@@ -90,7 +92,7 @@ func (c *Controller) syncHandler(ctx context.Context, worker int, objectRef info
 		deploymentCopy := deployment.DeepCopy()
 		deploymentCopy.Spec.Replicas = ptr.To(*foo.Spec.Replicas)
 		deployment, err = c.kubeclientset.AppsV1().Deployments(foo.Namespace).Update(ctx, deploymentCopy, metav1.UpdateOptions{FieldManager: FieldManager})
-		c.writeStep(worker, "UPDATE", key, deploymentRef, deployment, err)
+		c.writeStep(worker, "UPDATE", foo, deployment, err)
 		if err != nil {
 			return err
 		}
@@ -103,7 +105,7 @@ func (c *Controller) syncHandler(ctx context.Context, worker int, objectRef info
 	}
 	if changed || wrote {
 		c.recorder.Event(foo, corev1.EventTypeNormal, SuccessSynced, MessageResourceSynced)
-		c.step(Step{Layer: LayerWrite, Op: "EVENT", Key: key, Object: "Foo " + key, Worker: worker, Detail: "Normal " + SuccessSynced, Len: -1})
+		c.step(Step{Layer: LayerWrite, Op: "EVENT", Key: objectRef.String(), Object: "Foo " + objectRef.String(), Worker: worker, Detail: "Normal " + SuccessSynced, Len: -1})
 	}
 	return nil
 }
@@ -112,11 +114,11 @@ func (c *Controller) syncHandler(ctx context.Context, worker int, objectRef info
 // Foo's status, through the status subresource, unless it is there
 // already. cached is the lister's object: it is copied, never changed.
 func (c *Controller) updateFooStatus(ctx context.Context, worker int, cached *unstructured.Unstructured, deployment *appsv1.Deployment) (bool, error) {
-	key := cached.GetNamespace() + "/" + cached.GetName()
 	current, found, _ := unstructured.NestedInt64(cached.Object, "status", "availableReplicas")
 	if found && current == int64(deployment.Status.AvailableReplicas) {
 		return false, nil
 	}
+	key := cached.GetNamespace() + "/" + cached.GetName()
 	fooCopy := cached.DeepCopy()
 	if err := unstructured.SetNestedField(fooCopy.Object, int64(deployment.Status.AvailableReplicas), "status", "availableReplicas"); err != nil {
 		return false, err
@@ -130,9 +132,12 @@ func (c *Controller) updateFooStatus(ctx context.Context, worker int, cached *un
 	return err == nil, err
 }
 
-// writeStep reports a write to a Deployment.
-func (c *Controller) writeStep(worker int, op, key, object string, written *appsv1.Deployment, err error) {
-	s := Step{Layer: LayerWrite, Op: op, Key: key, Object: object, Worker: worker, Err: err, Len: -1}
+// writeStep reports a write to a Foo's Deployment.
+func (c *Controller) writeStep(worker int, op string, foo *Foo, written *appsv1.Deployment, err error) {
+	if c.observe == nil {
+		return
+	}
+	s := Step{Layer: LayerWrite, Op: op, Key: foo.Namespace + "/" + foo.Name, Object: deploymentRef(foo), Worker: worker, Err: err, Len: -1}
 	if err == nil && written != nil {
 		s.Detail = fmt.Sprintf("spec.replicas=%s → rv=%s", replicasString(written.Spec.Replicas), written.ResourceVersion)
 	}
@@ -172,6 +177,11 @@ func newDeployment(foo *Foo) *appsv1.Deployment {
 			},
 		},
 	}
+}
+
+// deploymentRef names a Foo's Deployment in a Step.
+func deploymentRef(foo *Foo) string {
+	return "Deployment " + foo.Namespace + "/" + foo.Spec.DeploymentName
 }
 
 // replicasString prints an optional replica count.

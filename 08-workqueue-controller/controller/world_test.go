@@ -10,6 +10,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
@@ -19,8 +20,11 @@ import (
 // world is what a namespace holds, normalised so that two namespaces (or
 // two fake worlds) written by two controllers compare equal when they hold
 // the same objects: the fields the server sets by itself (uid,
-// resourceVersion, creationTimestamp, generation, managedFields and the
-// owner references' uid) and the namespace are dropped.
+// resourceVersion, creationTimestamp, generation, managedFields) and the
+// namespace are dropped. An owner reference's uid is dropped too when it is
+// the uid of the Foo of that name now in the namespace, and replaced by
+// "stale" when it is not: a Deployment left pointing at a Foo deleted and
+// created again must show.
 type world struct {
 	Foos        map[string]map[string]any
 	Deployments map[string]appsv1.Deployment
@@ -33,15 +37,17 @@ func snapshot(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interf
 	if err != nil {
 		return w, err
 	}
+	fooUIDs := map[string]types.UID{}
 	for _, foo := range foos.Items {
 		w.Foos[foo.GetName()] = normaliseFoo(foo)
+		fooUIDs[foo.GetName()] = foo.GetUID()
 	}
 	deployments, err := kube.AppsV1().Deployments(ns).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return w, err
 	}
 	for _, d := range deployments.Items {
-		w.Deployments[d.Name] = normaliseDeployment(d)
+		w.Deployments[d.Name] = normaliseDeployment(d, fooUIDs)
 	}
 	return w, nil
 }
@@ -56,7 +62,7 @@ func normaliseFoo(foo unstructured.Unstructured) map[string]any {
 	return out
 }
 
-func normaliseDeployment(d appsv1.Deployment) appsv1.Deployment {
+func normaliseDeployment(d appsv1.Deployment, fooUIDs map[string]types.UID) appsv1.Deployment {
 	d = *d.DeepCopy()
 	d.TypeMeta = metav1.TypeMeta{}
 	d.ObjectMeta = metav1.ObjectMeta{
@@ -65,8 +71,11 @@ func normaliseDeployment(d appsv1.Deployment) appsv1.Deployment {
 		Annotations:     d.Annotations,
 		OwnerReferences: d.OwnerReferences,
 	}
-	for i := range d.OwnerReferences {
+	for i, ref := range d.OwnerReferences {
 		d.OwnerReferences[i].UID = ""
+		if uid, found := fooUIDs[ref.Name]; !found || ref.Kind != crd.Foo.Kind || ref.UID != uid {
+			d.OwnerReferences[i].UID = "stale"
+		}
 	}
 	d.Status.ObservedGeneration = 0
 	return d
@@ -91,6 +100,9 @@ func (w world) summary() []string {
 		owner := "none"
 		if ref := metav1.GetControllerOf(&d); ref != nil {
 			owner = ref.Kind + "/" + ref.Name
+			if ref.UID != "" {
+				owner += "(" + string(ref.UID) + ")"
+			}
 		}
 		replicas := "unset"
 		if d.Spec.Replicas != nil {
@@ -106,3 +118,5 @@ func (w world) summary() []string {
 }
 
 func (w world) String() string { return strings.Join(w.summary(), "\n") }
+
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

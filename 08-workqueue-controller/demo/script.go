@@ -143,11 +143,9 @@ func (s *script) createFoo() error {
 		"Foo example asks for a Deployment example-web with 1 replica. The handler only enqueues the",
 		"key; a worker reads the Foo from the lister, finds no Deployment there, and creates it.")
 	mark := s.trace.mark()
-	foo, err := s.dyn.Resource(crd.Foo.GVR()).Namespace(s.ns).Create(s.env.Ctx, newFoo(s.ns, "example", "example-web", 1), metav1.CreateOptions{})
-	if err != nil {
+	if err := s.newFoo("example", "example-web"); err != nil {
 		return err
 	}
-	s.tl.Event("demo", "CREATE", "Foo "+s.ns+"/example", "spec.replicas=1 → rv="+foo.GetResourceVersion())
 	return s.wait("Foo example's Deployment and status", mark,
 		wrote("CREATE", s.deployment("example-web"), ""),
 		s.fooStatus("example", 1))
@@ -217,11 +215,9 @@ func (s *script) failingReconcile() error {
 		"backoff doubles the wait (5ms, 10ms, 20ms, …) until a reconcile succeeds and Forget resets it.")
 	s.faults.failNextCreates(failFlag)
 	mark := s.trace.mark()
-	foo, err := s.dyn.Resource(crd.Foo.GVR()).Namespace(s.ns).Create(s.env.Ctx, newFoo(s.ns, "flaky", "flaky-web", 1), metav1.CreateOptions{})
-	if err != nil {
+	if err := s.newFoo("flaky", "flaky-web"); err != nil {
 		return err
 	}
-	s.tl.Event("demo", "CREATE", "Foo "+s.ns+"/flaky", "spec.replicas=1 → rv="+foo.GetResourceVersion())
 	if err := s.wait("Foo flaky's Deployment after the failures", mark,
 		wrote("CREATE", s.deployment("flaky-web"), ""),
 		s.fooStatus("flaky", 1)); err != nil {
@@ -252,7 +248,7 @@ func (s *script) deleteFoo() error {
 	}
 	who := "the garbage collector"
 	if s.playground {
-		who = "the stand-in, as the garbage collector"
+		who = "the stand-in, as the garbage collector,"
 	}
 	s.tl.Step("Delete a Foo",
 		"The controller does nothing: the Deployment's owner reference names the Foo, and",
@@ -376,8 +372,14 @@ func (s *script) setFooReplicas(name string, replicas int64) error {
 	return nil
 }
 
-// newFoo is a Foo labelled as the demo's, so that a real cluster's
-// namespace can tell the demo's objects from anyone else's.
-func newFoo(ns, name, deployment string, replicas int64) *unstructured.Unstructured {
-	return crd.NewFoo(ns, name, deployment, replicas, map[string]string{managedByLabel: managedBy})
+// newFoo creates a Foo with one replica, labelled as the demo's, so that a
+// real cluster's namespace can tell the demo's objects from anyone else's.
+func (s *script) newFoo(name, deployment string) error {
+	foo := crd.NewFoo(s.ns, name, deployment, 1, map[string]string{managedByLabel: managedBy})
+	foo, err := s.dyn.Resource(crd.Foo.GVR()).Namespace(s.ns).Create(s.env.Ctx, foo, metav1.CreateOptions{})
+	if err != nil {
+		return err
+	}
+	s.tl.Event("demo", "CREATE", "Foo "+s.ns+"/"+name, "spec.replicas=1 → rv="+foo.GetResourceVersion())
+	return nil
 }

@@ -1,0 +1,122 @@
+package standin_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"go.uber.org/goleak"
+	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	dynamicfake "k8s.io/client-go/dynamic/fake"
+	kubefake "k8s.io/client-go/kubernetes/fake"
+	"k8s.io/utils/ptr"
+
+	"informer-from-scratch/internal/crd"
+	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/standin"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// owned is a Deployment whose controller is the Foo called foo with uid.
+func owned(name, foo, uid string) *appsv1.Deployment {
+	d := demo.Deployment("ns", name, nil)
+	d.Generation = 1
+	d.OwnerReferences = []metav1.OwnerReference{{
+		APIVersion: crd.Foo.GVK().GroupVersion().String(), Kind: crd.Foo.Kind,
+		Name: foo, UID: types.UID("uid-" + uid), Controller: ptr.To(true),
+	}}
+	return d
+}
+
+// TestStandinPlaysStatusAndGarbageCollector: a Deployment whose Foo is
+// alive gets the status of a finished rollout, and again when it is scaled;
+// one whose Foo is gone (or whose owner reference names the uid of a Foo
+// deleted and created again under the same name) is deleted; one with no
+// owner gets a status and is kept. Each write is reported as an Action.
+func TestStandinPlaysStatusAndGarbageCollector(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		foo := crd.NewFoo("ns", "alive", "alive-web", 2, nil)
+		foo.SetUID("uid-alive")
+		dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
+			map[schema.GroupVersionResource]string{crd.Foo.GVR(): "FooList"}, foo)
+		kube := kubefake.NewClientset(
+			owned("alive-web", "alive", "alive"),
+			owned("gone-web", "gone", "gone"),
+			owned("stale-web", "alive", "an-older-alive"),
+			demo.Deployment("ns", "plain", nil),
+			demo.Deployment("elsewhere", "other-ns", nil),
+		)
+		var mu sync.Mutex
+		var actions []string
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			done <- standin.Run(ctx, kube, dyn, standin.Options{Namespace: "ns", OnAction: func(a standin.Action) {
+				mu.Lock()
+				defer mu.Unlock()
+				what, _, _ := strings.Cut(a.Detail, " →")
+				actions = append(actions, a.What+" "+a.Object+": "+what)
+			}})
+		}()
+		time.Sleep(time.Second)
+		synctest.Wait()
+
+		d, err := kube.AppsV1().Deployments("ns").Get(ctx, "alive-web", metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Spec.Replicas = ptr.To[int32](4)
+		if _, err := kube.AppsV1().Deployments("ns").Update(ctx, d, metav1.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run returned %v", err)
+		}
+
+		list, err := kube.AppsV1().Deployments("").List(context.Background(), metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var left []string
+		for _, d := range list.Items {
+			left = append(left, fmt.Sprintf("%s/%s available=%d", d.Namespace, d.Name, d.Status.AvailableReplicas))
+		}
+		slices.Sort(left)
+		if diff := cmp.Diff([]string{"elsewhere/other-ns available=0", "ns/alive-web available=4", "ns/plain available=1"}, left); diff != "" {
+			t.Errorf("the Deployments left (-want +got):\n%s", diff)
+		}
+		slices.Sort(actions)
+		want := []string{
+			"DELETE Deployment ns/gone-web: its owner, Foo gone, is gone (the garbage collector's part)",
+			"DELETE Deployment ns/stale-web: its owner, Foo alive, is gone (the garbage collector's part)",
+			"STATUS Deployment ns/alive-web: availableReplicas=1",
+			"STATUS Deployment ns/alive-web: availableReplicas=4",
+			"STATUS Deployment ns/plain: availableReplicas=1",
+		}
+		if diff := cmp.Diff(want, actions); diff != "" {
+			t.Errorf("the stand-in's actions (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// TestStandinNeedsANamespace: it never acts on a whole cluster.
+func TestStandinNeedsANamespace(t *testing.T) {
+	err := standin.Run(context.Background(), kubefake.NewClientset(), dynamicfake.NewSimpleDynamicClient(runtime.NewScheme()), standin.Options{})
+	if err == nil || !strings.Contains(err.Error(), "needs a namespace") {
+		t.Errorf("Run without a namespace returned %v, want an error", err)
+	}
+}
