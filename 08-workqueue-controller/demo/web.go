@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -74,9 +73,8 @@ func (t *trace) fields(s controller.Step, dirty int64) map[string]string {
 type web struct {
 	s   *script
 	srv *webview.Server
-	// open is set once the story is over: the buttons act only then, so
-	// that they never interleave with the story's steps.
-	open atomic.Bool
+	// buttons act between the end of the story and Ctrl-C.
+	buttons webview.Buttons
 	// stopAfter ends the context that replaces the demo's after Ctrl-C (see
 	// stayUpThenStop).
 	stopAfter context.CancelFunc
@@ -86,7 +84,7 @@ type web struct {
 	next    int        // the number of the next Foo a button creates
 }
 
-// webConfig is what the page shows.
+// webConfig is what the page shows, besides its buttons.
 func webConfig() webview.Config {
 	return webview.Config{
 		Pipeline: webview.PipelineController,
@@ -101,52 +99,26 @@ func startWeb(s *script) (*web, error) {
 	if !webFlag {
 		return nil, nil
 	}
-	cfg := webConfig()
 	w := &web{s: s, current: "example", next: 1}
-	buttons := w.buttons()
-	for _, b := range buttons {
-		cfg.Buttons = append(cfg.Buttons, b.Button)
-	}
-	srv, err := webview.Start(addrFlag, cfg, s.tl)
+	w.addButtons()
+	srv, err := w.buttons.Start(addrFlag, webConfig(), s.tl)
 	if err != nil {
 		return nil, err
 	}
 	w.srv = srv
-	for _, b := range buttons {
-		srv.Handle(b.ID, w.guard(b.do))
-	}
 	s.tl.Note("Web view: %s (open it in a browser; its buttons act once the story is over)", srv.URL())
 	return w, nil
 }
 
-type button struct {
-	webview.Button
-	do webview.Action
-}
-
-// buttons are what the page offers. The demo writes on a real cluster too,
-// in its own namespace, so they are the same everywhere.
-func (w *web) buttons() []button {
-	var bs []button
-	add := func(id, en, zh, hintEn, hintZh string, do webview.Action) {
-		bs = append(bs, button{webview.Button{ID: id, Label: webview.Label{En: en, Zh: zh}, Hint: webview.Label{En: hintEn, Zh: hintZh}}, do})
-	}
+// addButtons adds what the page offers. The demo writes on a real cluster
+// too, in its own namespace, so they are the same everywhere.
+func (w *web) addButtons() {
+	add := w.buttons.Add
 	add("create", "Create a Foo", "创建 Foo", "one key through the queue; the worker creates its Deployment", "一个 key 走过队列；worker 创建它的 Deployment", w.createFoo)
 	add("scale", "Scale the Foo", "扩缩 Foo", "spec.replicas + 1: the worker updates the Deployment", "spec.replicas + 1：worker 更新 Deployment", w.scaleFoo)
 	add("deleteDeployment", "Delete its Deployment", "删除它的 Deployment", "behind the controller's back: the owner reference maps it to its Foo, which creates it again", "绕过 controller 删除：owner reference 把它映射回 Foo，Deployment 被重新创建", w.deleteDeployment)
 	add("delete", "Delete the Foo", "删除 Foo", "the controller does nothing: the garbage collector deletes the Deployment", "controller 什么也不做：垃圾回收器删除 Deployment", w.deleteFoo)
 	add("fail", "Make a reconcile fail", "让 reconcile 失败", "a new Foo whose Deployment create fails a few times: rate-limited retries, 5ms, 10ms, 20ms…", "新建一个 Foo，它的 Deployment 创建会失败几次：限速重试，5ms、10ms、20ms……", w.failReconcile)
-	return bs
-}
-
-// guard refuses a button while the story runs.
-func (w *web) guard(do webview.Action) webview.Action {
-	return func(ctx context.Context) (string, error) {
-		if !w.open.Load() {
-			return "", errors.New("the demo's story is still running: the buttons act once it is over")
-		}
-		return do(ctx)
-	}
 }
 
 // stayUpThenStop replaces the story's shutdown step under --web: the
@@ -159,10 +131,10 @@ func (w *web) stayUpThenStop() error {
 	s.tl.Step("The page's turn",
 		"The controller keeps running: the page's buttons create, scale and delete Foos, delete a",
 		"Deployment behind its back, and make a reconcile fail. Press Ctrl-C to shut it down.")
-	w.open.Store(true)
+	w.buttons.Open()
 	s.tl.Note("--web: the controller keeps running and the page's buttons act, until you press Ctrl-C: %s", w.srv.URL())
 	<-s.env.Ctx.Done()
-	w.open.Store(false)
+	w.buttons.Shut()
 	s.env.Ctx, w.stopAfter = context.WithTimeout(context.WithoutCancel(s.env.Ctx), time.Minute)
 	s.tl.Event("demo", "cancel", "the controller's context", "Ctrl-C")
 	if err := s.stopControllerAndWait(); err != nil {
@@ -205,18 +177,18 @@ func (w *web) foos(ctx context.Context) ([]string, error) {
 
 // target is the Foo scale and delete act on: the last one a button
 // created, else the first there is.
-func (w *web) target(ctx context.Context) (string, error) {
+func (w *web) target(ctx context.Context) (*unstructured.Unstructured, error) {
 	names, err := w.foos(ctx)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if len(names) == 0 {
-		return "", errors.New("there is no Foo: create one first")
+		return nil, errors.New("there is no Foo: create one first")
 	}
 	if !slices.Contains(names, w.current) {
 		w.current = names[0]
 	}
-	return w.current, nil
+	return w.s.dyn.Resource(crd.Foo.GVR()).Namespace(w.s.ns).Get(ctx, w.current, metav1.GetOptions{})
 }
 
 // create creates a Foo named prefix-N, with one replica, and makes it the
@@ -232,11 +204,9 @@ func (w *web) create(ctx context.Context, prefix string) (string, error) {
 		name = fmt.Sprintf("%s-%d", prefix, w.next)
 	}
 	w.next++
-	foo, err := w.s.dyn.Resource(crd.Foo.GVR()).Namespace(w.s.ns).Create(ctx, newFoo(w.s.ns, name, name+"-web", 1), metav1.CreateOptions{})
-	if err != nil {
+	if err := w.s.newFoo(name, name+"-web"); err != nil {
 		return "", err
 	}
-	w.s.tl.Event("demo", "CREATE", "Foo "+w.s.ns+"/"+name, "spec.replicas=1 → rv="+foo.GetResourceVersion())
 	w.current = name
 	return name, nil
 }
@@ -254,30 +224,22 @@ func (w *web) createFoo(ctx context.Context) (string, error) {
 func (w *web) scaleFoo(ctx context.Context) (string, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	name, err := w.target(ctx)
-	if err != nil {
-		return "", err
-	}
-	foo, err := w.s.dyn.Resource(crd.Foo.GVR()).Namespace(w.s.ns).Get(ctx, name, metav1.GetOptions{})
+	foo, err := w.target(ctx)
 	if err != nil {
 		return "", err
 	}
 	replicas, _, _ := unstructured.NestedInt64(foo.Object, "spec", "replicas")
 	replicas = replicas%5 + 1 // 1 to 5, round and round
-	if err := w.s.setFooReplicas(name, replicas); err != nil {
+	if err := w.s.setFooReplicas(foo.GetName(), replicas); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("scaled Foo %s to %d", name, replicas), nil
+	return fmt.Sprintf("scaled Foo %s to %d", foo.GetName(), replicas), nil
 }
 
 func (w *web) deleteDeployment(ctx context.Context) (string, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	name, err := w.target(ctx)
-	if err != nil {
-		return "", err
-	}
-	foo, err := w.s.dyn.Resource(crd.Foo.GVR()).Namespace(w.s.ns).Get(ctx, name, metav1.GetOptions{})
+	foo, err := w.target(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -286,21 +248,21 @@ func (w *web) deleteDeployment(ctx context.Context) (string, error) {
 		return "", err
 	}
 	w.s.tl.Event("demo", "DELETE", w.s.deployment(deployment), "by hand")
-	return "deleted Deployment " + deployment + " of Foo " + name, nil
+	return "deleted Deployment " + deployment + " of Foo " + foo.GetName(), nil
 }
 
 func (w *web) deleteFoo(ctx context.Context) (string, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	name, err := w.target(ctx)
+	foo, err := w.target(ctx)
 	if err != nil {
 		return "", err
 	}
-	if err := w.s.dyn.Resource(crd.Foo.GVR()).Namespace(w.s.ns).Delete(ctx, name, metav1.DeleteOptions{}); err != nil {
+	if err := w.s.dyn.Resource(crd.Foo.GVR()).Namespace(w.s.ns).Delete(ctx, foo.GetName(), metav1.DeleteOptions{}); err != nil {
 		return "", err
 	}
-	w.s.tl.Event("demo", "DELETE", "Foo "+w.s.ns+"/"+name, "by hand")
-	return "deleted Foo " + name, nil
+	w.s.tl.Event("demo", "DELETE", "Foo "+w.s.ns+"/"+foo.GetName(), "by hand")
+	return "deleted Foo " + foo.GetName(), nil
 }
 
 // failReconcile arms the demo's transport as --fail does and creates a
