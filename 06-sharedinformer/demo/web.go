@@ -21,16 +21,11 @@ import (
 	"informer-from-scratch/internal/webview"
 )
 
-var (
-	// webFlag is --web: serve the browser view, and stay up after the story.
-	webFlag bool
-	// addrFlag is --addr: where the page listens.
-	addrFlag string
-)
+// webOpts are --web (serve the browser view) and --addr (where).
+var webOpts webview.Flags
 
 func webFlags(fs *flag.FlagSet) {
-	fs.BoolVar(&webFlag, "web", false, "serve a live view of the pipeline in the browser (the URL is printed); after the story the demo stays up, and the page's buttons act, until Ctrl-C")
-	fs.StringVar(&addrFlag, "addr", "127.0.0.1:0", "with --web: the page's address, on loopback (port 0: a free one)")
+	webOpts.Register(fs, "serve a live view of the pipeline in the browser (the URL is printed); after the story the demo stays up, and the page's buttons act, until Ctrl-C")
 }
 
 // fields are an Observation's facts for the browser view (webview's Field
@@ -74,7 +69,7 @@ type web struct {
 
 // startWeb serves the page, if --web was given.
 func startWeb(s *script) (*web, error) {
-	if !webFlag {
+	if !webOpts.Web {
 		return nil, nil
 	}
 	cfg := webview.Config{
@@ -84,7 +79,7 @@ func startWeb(s *script) (*web, error) {
 	}
 	w := &web{s: s}
 	w.addButtons()
-	srv, err := w.buttons.Start(addrFlag, cfg, s.tl)
+	srv, err := w.buttons.Start(webOpts.Addr, cfg, s.tl)
 	if err != nil {
 		return nil, err
 	}

@@ -25,17 +25,11 @@ import (
 	"informer-from-scratch/internal/webview"
 )
 
-var (
-	// webFlag is --web: serve the browser view, and keep the controller
-	// running after the story.
-	webFlag bool
-	// addrFlag is --addr: where the page listens.
-	addrFlag string
-)
+// webOpts are --web (serve the browser view) and --addr (where).
+var webOpts webview.Flags
 
 func webFlags(fs *flag.FlagSet) {
-	fs.BoolVar(&webFlag, "web", false, "serve a live view of the controller in the browser (the URL is printed); after the story the controller keeps running, and the page's buttons act, until Ctrl-C")
-	fs.StringVar(&addrFlag, "addr", "127.0.0.1:0", "with --web: the page's address, on loopback (port 0: a free one)")
+	webOpts.Register(fs, "serve a live view of the controller in the browser (the URL is printed); after the story the controller keeps running, and the page's buttons act, until Ctrl-C")
 }
 
 // fields are a Step's facts for the browser view (webview's Field names),
@@ -96,12 +90,12 @@ func webConfig() webview.Config {
 
 // startWeb serves the page, if --web was given.
 func startWeb(s *script) (*web, error) {
-	if !webFlag {
+	if !webOpts.Web {
 		return nil, nil
 	}
 	w := &web{s: s, current: "example", next: 1}
 	w.addButtons()
-	srv, err := w.buttons.Start(addrFlag, webConfig(), s.tl)
+	srv, err := w.buttons.Start(webOpts.Addr, webConfig(), s.tl)
 	if err != nil {
 		return nil, err
 	}

@@ -74,7 +74,7 @@ func (s *scripted) controller(op string, length int) {
 
 var (
 	errNotFound = errors.New(`deployment.apps "x" not found`)
-	errConflict = errors.New("Operation cannot be fulfilled: the object has been modified")
+	errConflict = errors.New("operation cannot be fulfilled: the object has been modified")
 	err500      = errors.New("injected by the demo's --fail")
 )
 
