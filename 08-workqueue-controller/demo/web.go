@@ -73,9 +73,9 @@ type web struct {
 	// stayUpThenStop).
 	stopAfter context.CancelFunc
 
-	mu      sync.Mutex // the buttons' own state
-	current string     // the Foo that scale and delete act on
-	next    int        // the number of the next Foo a button creates
+	mu      sync.Mutex     // the buttons' own state
+	current string         // the Foo that scale and delete act on
+	next    map[string]int // by name prefix, the number of the next Foo a button creates
 }
 
 // webConfig is what the page shows, besides its buttons.
@@ -93,7 +93,7 @@ func startWeb(s *script) (*web, error) {
 	if !webOpts.Web {
 		return nil, nil
 	}
-	w := &web{s: s, current: "example", next: 1}
+	w := &web{s: s, current: "example", next: map[string]int{}}
 	w.addButtons()
 	srv, err := w.buttons.Start(webOpts.Addr, webConfig(), s.tl)
 	if err != nil {
@@ -127,10 +127,11 @@ func (w *web) stayUpThenStop() error {
 		"Deployment behind its back, and make a reconcile fail. Press Ctrl-C to shut it down.")
 	w.buttons.Open()
 	s.tl.Note("--web: the controller keeps running and the page's buttons act, until you press Ctrl-C: %s", w.srv.URL())
+	// Ctrl-C ends the controller's context too (it is derived from the
+	// demo's): its rows say it is draining before this code runs.
 	<-s.env.Ctx.Done()
 	w.buttons.Shut()
 	s.env.Ctx, w.stopAfter = context.WithTimeout(context.WithoutCancel(s.env.Ctx), time.Minute)
-	s.tl.Event("demo", "cancel", "the controller's context", "Ctrl-C")
 	if err := s.stopControllerAndWait(); err != nil {
 		return err
 	}
@@ -192,12 +193,12 @@ func (w *web) create(ctx context.Context, prefix string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	name := fmt.Sprintf("%s-%d", prefix, w.next)
+	w.next[prefix]++
+	name := fmt.Sprintf("%s-%d", prefix, w.next[prefix])
 	for slices.Contains(names, name) {
-		w.next++
-		name = fmt.Sprintf("%s-%d", prefix, w.next)
+		w.next[prefix]++
+		name = fmt.Sprintf("%s-%d", prefix, w.next[prefix])
 	}
-	w.next++
 	if err := w.s.newFoo(name, name+"-web"); err != nil {
 		return "", err
 	}
