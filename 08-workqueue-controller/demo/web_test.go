@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -63,6 +64,21 @@ func TestWebView(t *testing.T) {
 				t.Errorf("no token of %s went %s; its tokens went:\n%s", c.key, c.lanes, journeysOf(journeys, c.key))
 			}
 		}
+	})
+
+	// On a real run, with rows of several goroutines interleaved, the fold
+	// still loses no mark and keeps no stale one: once the controller is
+	// idle, a page connecting gets no token.
+	t.Run("idle", func(t *testing.T) {
+		var left []webview.Token
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			st := webviewtest.Connect(t, d.URL)
+			st.Close()
+			if left = st.Snapshot.Tokens; len(left) == 0 {
+				return
+			}
+		}
+		t.Errorf("tokens left after 30s, the controller idle: %+v", left)
 	})
 
 	t.Run("browser", func(t *testing.T) {
