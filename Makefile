@@ -127,7 +127,7 @@ screenshots: playground-binaries
 	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || \
 	  { echo "make screenshots needs Chromium: install it from your system's packages (Debian and Ubuntu: sudo apt-get install chromium fonts-noto-cjk)"; exit 1; }
 	@mkdir -p docs/images
-	set -o pipefail; WEBVIEW_SCREENSHOTS=$(CURDIR)/docs/images $(GO) test -count=1 -run '^TestWebView$$/^browser$$' -v ./06-sharedinformer/demo | grep -E 'screenshot:|^(ok|FAIL|---)'
+	set -o pipefail; WEBVIEW_SCREENSHOTS=$(CURDIR)/docs/images $(GO) test -count=1 -run '^TestWebView$$/^browser$$' -v ./06-sharedinformer/demo ./08-workqueue-controller/demo | grep -E 'screenshot:|^(ok|FAIL|---)'
 
 ## chaos: a chaos soak, client-go's informers beside ours under faults, with its report (SEED=1 DURATION=2m EVERY=5s; TIMELINE=file keeps the run's timeline; CONTROLLER=1 soaks stage 08's controllers instead)
 .PHONY: chaos

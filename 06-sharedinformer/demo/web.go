@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -22,16 +21,11 @@ import (
 	"informer-from-scratch/internal/webview"
 )
 
-var (
-	// webFlag is --web: serve the browser view, and stay up after the story.
-	webFlag bool
-	// addrFlag is --addr: where the page listens.
-	addrFlag string
-)
+// webOpts are --web (serve the browser view) and --addr (where).
+var webOpts webview.Flags
 
 func webFlags(fs *flag.FlagSet) {
-	fs.BoolVar(&webFlag, "web", false, "serve a live view of the pipeline in the browser (the URL is printed); after the story the demo stays up, and the page's buttons act, until Ctrl-C")
-	fs.StringVar(&addrFlag, "addr", "127.0.0.1:0", "with --web: the page's address, on loopback (port 0: a free one)")
+	webOpts.Register(fs, "serve a live view of the pipeline in the browser (the URL is printed); after the story the demo stays up, and the page's buttons act, until Ctrl-C")
 }
 
 // fields are an Observation's facts for the browser view (webview's Field
@@ -63,9 +57,8 @@ func fields(o informer.Observation) map[string]string {
 type web struct {
 	s   *script
 	srv *webview.Server
-	// open is set once the story is over: the buttons act only then, so
-	// that they never interleave with the story's steps.
-	open atomic.Bool
+	// buttons act once the story is over (stayUp opens them).
+	buttons webview.Buttons
 
 	mu      sync.Mutex // the buttons' own state
 	cut     bool
@@ -76,7 +69,7 @@ type web struct {
 
 // startWeb serves the page, if --web was given.
 func startWeb(s *script) (*web, error) {
-	if !webFlag {
+	if !webOpts.Web {
 		return nil, nil
 	}
 	cfg := webview.Config{
@@ -85,34 +78,21 @@ func startWeb(s *script) (*web, error) {
 		Counters: webview.InformerCounters(),
 	}
 	w := &web{s: s}
-	buttons := w.buttons()
-	for _, b := range buttons {
-		cfg.Buttons = append(cfg.Buttons, b.Button)
-	}
-	srv, err := webview.Start(addrFlag, cfg, s.tl)
+	w.addButtons()
+	srv, err := w.buttons.Start(webOpts.Addr, cfg, s.tl)
 	if err != nil {
 		return nil, err
 	}
 	w.srv = srv
-	for _, b := range buttons {
-		srv.Handle(b.ID, w.guard(b.do))
-	}
 	s.tl.Note("Web view: %s (open it in a browser; its buttons act once the story is over)", srv.URL())
 	return w, nil
 }
 
-type button struct {
-	webview.Button
-	do webview.Action
-}
-
-// buttons are what the page offers: every one on the playground; on a real
-// cluster, where the demo only reads, only those that change nothing there.
-func (w *web) buttons() []button {
-	var bs []button
-	add := func(id, en, zh, hintEn, hintZh string, do webview.Action) {
-		bs = append(bs, button{webview.Button{ID: id, Label: webview.Label{En: en, Zh: zh}, Hint: webview.Label{En: hintEn, Zh: hintZh}}, do})
-	}
+// addButtons adds what the page offers: every button on the playground; on
+// a real cluster, where the demo only reads, only those that change nothing
+// there.
+func (w *web) addButtons() {
+	add := w.buttons.Add
 	if w.s.env.Writes {
 		add("create", "Create a pod", "创建 Pod", "one watch event: one token through every lane", "一个 watch 事件：一个 token 走过每一条泳道", w.createPod)
 		add("update", "Update a pod", "更新 Pod", "a label change: an update", "改一个 label：一次 update", w.updatePod)
@@ -125,17 +105,6 @@ func (w *web) buttons() []button {
 	}
 	add("slow", "Add a slow handler", "添加慢 handler", "each call takes a second: watch its ring buffer grow", "每次调用要一秒：看它的环形缓冲区变长", w.addSlowHandler)
 	add("late", "Add a late handler", "添加晚来的 handler", "the cache is replayed to it as adds, then it gets every change", "缓存先以 add 的形式重放给它，之后它收到每一个变化", w.addLateHandler)
-	return bs
-}
-
-// guard refuses a button while the story runs.
-func (w *web) guard(do webview.Action) webview.Action {
-	return func(ctx context.Context) (string, error) {
-		if !w.open.Load() {
-			return "", errors.New("the demo's story is still running: the buttons act once it is over")
-		}
-		return do(ctx)
-	}
 }
 
 // listeners tells the page which handlers are about to be added, so that
@@ -154,7 +123,7 @@ func (w *web) stayUp(ctx context.Context) {
 	if w == nil {
 		return
 	}
-	w.open.Store(true)
+	w.buttons.Open()
 	w.s.tl.Note("--web: the informer keeps running and the page's buttons act, until you press Ctrl-C: %s", w.srv.URL())
 	<-ctx.Done()
 }

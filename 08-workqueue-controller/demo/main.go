@@ -6,7 +6,8 @@
 // deletes a Foo, and shuts the controller down with a drain while a
 // reconcile is in flight. Every key's path is a row of the timeline:
 // handler → workqueue (len, dirty) → worker → lister → API write; the
-// workqueue's metrics close it. Run it with `make run-stage 8`.
+// workqueue's metrics close it. Run it with `make run-stage 8`; with
+// ARGS=--web the page of web.go draws each key's path live, with buttons.
 //
 // The playground has no kube-controller-manager: internal/standin plays the
 // deployment controller (a Deployment's status) and the garbage collector
@@ -44,6 +45,7 @@ var options = demo.Options{
 		fs.IntVar(&workersFlag, "workers", 2, "how many workers the controller runs")
 		fs.StringVar(&namespaceFlag, "namespace", defaultRealNamespace, "on a real cluster: the namespace of its own the demo creates and writes in")
 		fs.BoolVar(&cleanupFlag, "cleanup", false, "on a real cluster: at the end, delete the demo's namespace (and the Foo CRD, if the demo created it and no Foo is left)")
+		webFlags(fs)
 	},
 	WritesOnRealCluster: true,
 }
@@ -63,6 +65,15 @@ func run(env *demo.Env) error {
 		return err
 	}
 	defer s.stop()
+	web, err := startWeb(s) // nil without --web
+	if err != nil {
+		return err
+	}
+	defer web.close()
+	shutdown := s.shutdown
+	if web != nil {
+		shutdown = web.stayUpThenStop // the buttons act until Ctrl-C; then a drained shutdown
+	}
 	for _, step := range []func() error{
 		s.setScene,
 		s.startController,
@@ -72,7 +83,7 @@ func run(env *demo.Env) error {
 		s.editDeployment,
 		s.failingReconcile,
 		s.deleteFoo,
-		s.shutdown,
+		shutdown,
 		s.printMetrics,
 		s.cleanup,
 	} {

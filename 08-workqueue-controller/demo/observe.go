@@ -41,7 +41,8 @@ func (t *trace) observe(s controller.Step) {
 	if s.Layer == controller.LayerController && s.Op == "ShutDownWithDrain" {
 		t.shuttingDown.Store(true)
 	}
-	t.tl.Event(s.Layer, s.Op, object(s), t.detail(s))
+	dirty := t.dirty()
+	t.tl.EventWith(t.fields(s, dirty), s.Layer, s.Op, object(s), t.detail(s, dirty))
 	t.keep(s)
 }
 
@@ -74,7 +75,7 @@ func object(s controller.Step) string {
 
 // detail is a row's last column: which worker, the queue's length and dirty
 // set after a queue step, the delay the rate limiter chose, the error.
-func (t *trace) detail(s controller.Step) string {
+func (t *trace) detail(s controller.Step, dirty int64) string {
 	var parts []string
 	if s.Worker > 0 {
 		parts = append(parts, fmt.Sprintf("worker %d", s.Worker))
@@ -86,7 +87,7 @@ func (t *trace) detail(s controller.Step) string {
 		parts = append(parts, fmt.Sprintf("requeue %d: back in %v", s.Requeues, s.Delay))
 	}
 	if s.Len >= 0 {
-		parts = append(parts, fmt.Sprintf("len=%d dirty=%d", s.Len, t.dirty()))
+		parts = append(parts, fmt.Sprintf("len=%d dirty=%d", s.Len, dirty))
 	}
 	if s.Detail != "" {
 		parts = append(parts, s.Detail)

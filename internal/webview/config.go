@@ -33,13 +33,30 @@ type Button struct {
 }
 
 // Config is what a demo shows: its title, its lanes in the order an object
-// passes them, its counters and its buttons.
+// passes them, its counters and its buttons, and which pipeline's rows it
+// reads.
 type Config struct {
+	// Pipeline says which rules fold the demo's rows into tokens:
+	// PipelineInformer (stage 06's layers) or PipelineController (stage
+	// 08's controller). The two read rows of the same layer name ("handler")
+	// differently.
+	Pipeline string    `json:"pipeline,omitempty"`
 	Title    Label     `json:"title"`
 	Lanes    []Lane    `json:"lanes"`
 	Counters []Counter `json:"counters"`
 	Buttons  []Button  `json:"buttons"`
 }
+
+// The pipelines a Config can show.
+const (
+	// PipelineInformer is stage 06's: one informer, traced layer by layer
+	// (rules.go). It is the default.
+	PipelineInformer = ""
+	// PipelineController is stage 08's: a controller's keys, from its
+	// handlers through the workqueue to its workers' writes
+	// (workqueue_rules.go).
+	PipelineController = "controller"
+)
 
 // Lane IDs of an informer's pipeline, in order (InformerLanes).
 const (

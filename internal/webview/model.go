@@ -8,7 +8,6 @@ package webview
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"informer-from-scratch/internal/timeline"
@@ -84,10 +83,21 @@ type Message struct {
 // rule folds one row of a layer into the model.
 type rule func(m *model, r timeline.Row, msg *Message)
 
+// pipeline is what one kind of demo needs from the fold: its rules by row
+// layer, what to do before any event row (nil: nothing), and the counters
+// it derives from the tokens once a message is complete.
+type pipeline struct {
+	rules  map[string]rule
+	before func(m *model, r timeline.Row, msg *Message)
+	finish func(m *model)
+	// counters are the counters' values before the first row.
+	counters map[string]string
+}
+
 // model is the fold. It is not safe for concurrent use: the Server calls
 // it under its lock, in the timeline's order.
 type model struct {
-	rules     map[string]rule
+	pipeline
 	tokens    []*Token // live, oldest first
 	nextID    int
 	seq       int
@@ -96,14 +106,15 @@ type model struct {
 	counters  map[string]string
 	cache     int
 	replaces  int
+	wq        workqueueState // stage 08's pipeline only
 }
 
-func newModel(rules map[string]rule) *model {
-	return &model{
-		rules:    rules,
-		synced:   map[string]bool{},
-		counters: map[string]string{CounterQueue: "0", CounterCache: "0", CounterRelists: "0", CounterWatch: "-", CounterResourceVersion: "-", CounterSynced: "false"},
+func newModel(p pipeline) *model {
+	m := &model{pipeline: p, synced: map[string]bool{}, counters: map[string]string{}}
+	for k, v := range p.counters {
+		m.counters[k] = v
 	}
+	return m
 }
 
 // row folds one timeline row and returns what it changed.
@@ -111,6 +122,9 @@ func (m *model) row(r timeline.Row) Message {
 	msg := m.message(MessageRow)
 	msg.Row = &r
 	if r.Kind == timeline.KindEvent {
+		if m.before != nil {
+			m.before(m, r, &msg)
+		}
 		if f := m.rules[r.Layer]; f != nil {
 			f(m, r, &msg)
 		}
@@ -133,15 +147,9 @@ func (m *model) message(kind string) Message {
 // finish drops the tokens that left and fills in the state.
 func (m *model) finish(msg Message) Message {
 	m.tokens = slices.DeleteFunc(m.tokens, func(t *Token) bool { return t.Gone })
-	queued := 0
-	for _, t := range m.tokens {
-		if t.Lane == LaneQueue && t.State == "queued" {
-			queued++
-		}
+	if m.pipeline.finish != nil {
+		m.pipeline.finish(m)
 	}
-	m.counters[CounterQueue] = strconv.Itoa(queued)
-	m.counters[CounterCache] = strconv.Itoa(m.cache)
-	m.counters[CounterRelists] = strconv.Itoa(max(0, m.replaces-1))
 	msg.State = m.state()
 	return msg
 }

@@ -23,9 +23,16 @@ const (
 	FieldError   = "error"   // Observation.Err
 )
 
-// rules are every demo's rules, by row layer: stage 06's here; stage 08's
-// layers have names of their own, so its rules join this table.
-var rules = map[string]rule{
+// informerPipeline is stage 06's: one informer, traced layer by layer.
+var informerPipeline = pipeline{
+	rules:  informerRules,
+	finish: informerCounters,
+	counters: map[string]string{CounterQueue: "0", CounterCache: "0", CounterRelists: "0",
+		CounterWatch: "-", CounterResourceVersion: "-", CounterSynced: "false"},
+}
+
+// informerRules are stage 06's rules, by row layer.
+var informerRules = map[string]rule{
 	"demo":      demoRow,
 	"http":      httpRow,
 	"watch":     watchRow,
@@ -35,6 +42,20 @@ var rules = map[string]rule{
 	"processor": processorRow,
 	"handler":   handlerRow,
 	"synced":    syncedRow,
+}
+
+// informerCounters derives the counters the tokens and the fold's tallies
+// say: the items queued and not yet popped, the cache's size, the relists.
+func informerCounters(m *model) {
+	queued := 0
+	for _, t := range m.tokens {
+		if t.Lane == LaneQueue && t.State == "queued" {
+			queued++
+		}
+	}
+	m.counters[CounterQueue] = strconv.Itoa(queued)
+	m.counters[CounterCache] = strconv.Itoa(m.cache)
+	m.counters[CounterRelists] = strconv.Itoa(max(0, m.replaces-1))
 }
 
 // demoRow: the demo's writes light up the API server; a partition changes

@@ -19,6 +19,12 @@ import (
 	"informer-from-scratch/internal/timeline"
 )
 
+// pipelines are the folds a Config can ask for, by Config.Pipeline.
+var pipelines = map[string]pipeline{
+	PipelineInformer:   informerPipeline,
+	PipelineController: controllerPipeline,
+}
+
 //go:embed static
 var static embed.FS
 
@@ -58,13 +64,17 @@ func Start(addr string, cfg Config, tl *timeline.Timeline) (*Server, error) {
 	if err := checkLoopback(addr); err != nil {
 		return nil, err
 	}
+	p, ok := pipelines[cfg.Pipeline]
+	if !ok {
+		return nil, fmt.Errorf("webview: no pipeline %q (want %q or %q)", cfg.Pipeline, PipelineInformer, PipelineController)
+	}
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("--addr=%s: %w", addr, err)
 	}
 	s := &Server{
 		cfg: cfg, listener: l, done: make(chan struct{}),
-		model: newModel(rules), clients: map[chan Message]struct{}{}, actions: map[string]Action{},
+		model: newModel(p), clients: map[chan Message]struct{}{}, actions: map[string]Action{},
 	}
 	files, _ := fs.Sub(static, "static")
 	mux := http.NewServeMux()

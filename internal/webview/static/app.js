@@ -217,6 +217,10 @@ function layout() {
       renderListenerHead(head, inst);
       l.el.querySelector('.hint').textContent = '';
     }
+    // Tokens start below the lane's head and hint, however many lines
+    // they take in the current language.
+    const hint = l.el.querySelector('.hint');
+    l.top = l.per ? 28 : Math.max(80, hint.offsetTop + hint.offsetHeight + 6);
   }
   for (const [id, l] of lanes) {
     if (!seen.has(id)) {
@@ -273,7 +277,7 @@ const arrow = (x1, y1, x2, y2) =>
 
 // slot is where the i-th token of a lane is drawn.
 function slot(l, i) {
-  const top = l.per ? 28 : 80;
+  const top = l.top;
   const perRow = l.ring ? 2 : 1;
   const w = (l.box.w - 16 - (perRow - 1) * 4) / perRow;
   const cap = perRow * Math.max(1, Math.floor((l.box.h - top - 4) / (TOKEN_H + TOKEN_GAP)));
