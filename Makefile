@@ -90,7 +90,9 @@ test: playground-binaries
 	$(GO) vet ./...
 	@echo "== staticcheck (keep a finding on purpose with //lint:ignore CHECK reason)"
 	$(GO) run $(STATICCHECK) ./...
-	@echo "== go test -race (includes the docs checks in internal/docscheck)"
+	@echo "== mermaid: every diagram of the docs renders in headless Chromium, none wider than 4:1 (skipped without Node.js)"
+	@$(GO) run ./cmd/diagrams
+	@echo "== go test -race (includes the docs checks in internal/docscheck and the generated sequence diagrams)"
 	$(GO) test -race -timeout 30m ./...
 	@echo "== conformance: client-go's own tests against our stages"
 	@GO=$(GO) $(GO) run ./internal/conformance
@@ -104,6 +106,15 @@ conformance:
 .PHONY: generate
 generate:
 	@$(GO) run ./07-factory/gen
+
+# The demos whose tests draw a chapter's sequence diagrams from a scripted run.
+DIAGRAM_PKGS := $(foreach s,1 2 3 4 5 6 7,./$(STAGE_DIR_$(s))/demo)
+
+## diagrams: redraw the chapters' sequence diagrams from scripted runs, and render every diagram to .bin/diagrams/*.png (needs Node.js and Chromium)
+.PHONY: diagrams
+diagrams:
+	UPDATE_DIAGRAMS=1 $(GO) test -count=1 -run '^TestSequenceDiagram' $(DIAGRAM_PKGS)
+	@$(GO) run ./cmd/diagrams -required -png .bin/diagrams
 
 ## bench: the benchmarks, ours beside client-go's in the same run
 .PHONY: bench

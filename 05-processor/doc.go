@@ -47,5 +47,6 @@
 //   - synctrack's AsyncTracker and Lazy, which no informer uses: only the
 //     SingleFileTracker is here;
 //   - PendingNotifications, BufferCapacity and ResyncPeriod are ours, for the
-//     demo and tests.
+//     demo and tests; WithoutBuffer is a teaching switch (stage 06's
+//     --break=blocking-listener) that takes a listener's ring away.
 package processor

@@ -81,6 +81,10 @@ type ProcessorListener struct {
 	// process (ProcessorOptions.OnHandlerPanic). Set before run starts.
 	onPanic func(HandlerPanic)
 
+	// unbuffered is a teaching switch (WithoutBuffer): pop holds at most one
+	// notification and parks none in the ring. Never set by default.
+	unbuffered bool
+
 	// requestedResyncPeriod is what the handler asked for, after the
 	// informer's adjustments (see HandlerResyncPeriod); it is kept so the
 	// period can be recomputed if the resync check period changes before the
@@ -180,6 +184,16 @@ func (p *ProcessorListener) Add(notification Notification) {
 	p.addCh <- notification
 }
 
+// WithoutBuffer is a teaching switch, not in client-go: it takes away this
+// listener's ring, so pop holds at most one notification, and Add waits
+// while the handler is busy with the one before. Stage 06's demo
+// (--break=blocking-listener) uses it to show what the ring is for: the
+// distributor, and with it the informer's processLoop, its cache and every
+// other handler, then wait for the slowest handler. Call it before the
+// listener is added to a processor; a handler that never returns then keeps
+// the processor from stopping, as it would keep the informer from moving.
+func (p *ProcessorListener) WithoutBuffer() { p.unbuffered = true }
+
 // pop pumps notifications from addCh to nextCh, parking them in the ring
 // while run is busy. It returns when addCh is closed, dropping whatever is
 // still buffered: a removed or stopped listener gets no more calls.
@@ -193,6 +207,10 @@ func (p *ProcessorListener) pop() {
 	var nextCh chan<- Notification
 	var notification Notification
 	for {
+		addCh := p.addCh
+		if p.unbuffered && notification != nil {
+			addCh = nil // WithoutBuffer: no room for a second one
+		}
 		select {
 		case nextCh <- notification:
 			// run took it: take the next one from the ring, if any.
@@ -203,7 +221,7 @@ func (p *ProcessorListener) pop() {
 			} else {
 				nextCh = nil
 			}
-		case notificationToAdd, ok := <-p.addCh:
+		case notificationToAdd, ok := <-addCh:
 			if !ok {
 				return
 			}

@@ -35,6 +35,10 @@
 //     going"), an Observer that sees every step of every object through the
 //     layers (observe.go; client-go has metrics and logs instead), and
 //     HandlerOptions.Name to label a handler's observations;
+//   - teaching switches client-go lacks (breaks.go, the demo's --break):
+//     Breaks.NoTombstones drops DeletedFinalStateUnknown before the
+//     handlers, Breaks.BlockingListeners takes every listener's ring away;
+//     the zero value breaks nothing;
 //   - left out: logging (HandlerOptions.Logger, the klog lines of
 //     WaitForNamedCacheSync and WaitFor), metrics (Identifier,
 //     InformerMetricsProvider), the cache mutation detector, the deprecated

@@ -65,6 +65,9 @@ func (s *sharedIndexInformer) OnUpdate(oldObj, newObj any) {
 // OnDelete distributes a deletion: the last known object, or a
 // DeletedFinalStateUnknown tombstone.
 func (s *sharedIndexInformer) OnDelete(oldObj any) {
+	if _, tombstone := oldObj.(DeletedFinalStateUnknown); tombstone && s.breaks.NoTombstones {
+		return // a teaching switch (breaks.go): the deletion is lost
+	}
 	if s.observer != nil {
 		s.observer(observeObject(LayerProcessor, "delete", oldObj))
 	}

@@ -66,6 +66,9 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 	if err != nil {
 		return nil, err
 	}
+	if s.breaks.BlockingListeners {
+		listener.WithoutBuffer() // a teaching switch (breaks.go)
+	}
 
 	if !s.started {
 		handle, _, err := s.processor.AddListener(listener)

@@ -125,6 +125,10 @@ type SharedIndexInformerOptions struct {
 	// Observer, when set, hears every step of every object through the
 	// informer's layers; see Observation.
 	Observer Observer
+	// Breaks are teaching switches, each taking away one mechanism the
+	// chapter says an informer needs; the zero value breaks nothing. Ours
+	// only: the demo's --break.
+	Breaks Breaks
 }
 
 // sharedIndexInformer implements SharedIndexInformer: a controller (the
@@ -145,6 +149,7 @@ type sharedIndexInformer struct {
 	queueKind         QueueKind
 	useWatchList      *bool
 	observer          Observer
+	breaks            Breaks // teaching switches: the zero value is client-go's behaviour
 
 	// resyncCheckPeriod is how often the reflector asks whether a resync is
 	// due; it may only drop (to a handler's period) before Run.
@@ -201,6 +206,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		queueKind:                       options.Queue,
 		useWatchList:                    options.UseWatchList,
 		observer:                        options.Observer,
+		breaks:                          options.Breaks,
 		resyncCheckPeriod:               options.ResyncPeriod,
 		defaultEventHandlerResyncPeriod: options.ResyncPeriod,
 		clock:                           clk,

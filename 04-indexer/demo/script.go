@@ -83,6 +83,18 @@ func (s *script) setScene() error {
 // its first Replace: from then on the cache holds every pod. stop ends the
 // Reflector and waits for it.
 func (s *script) fillFromReflector(client kubernetes.Interface) (stop func(), err error) {
+	lw := listwatch.NewFilteredListWatchFromClient(client.CoreV1().RESTClient(), "pods", metav1.NamespaceAll,
+		func(o *metav1.ListOptions) {
+			if s.env.Writes {
+				o.LabelSelector = demoLabel + "=" + demoValue
+			}
+		})
+	return s.fillFrom(lw)
+}
+
+// fillFrom is fillFromReflector over any ListerWatcher (its test's is
+// scripted).
+func (s *script) fillFrom(lw listwatch.ListerWatcher) (stop func(), err error) {
 	tl := s.env.Timeline
 	tl.Step("Fill the cache from a Reflector",
 		"An Indexer keyed by namespace/name, with the one index every informer has: by namespace.",
@@ -94,12 +106,6 @@ func (s *script) fillFromReflector(client kubernetes.Interface) (stop func(), er
 	s.store = newLoggingStore(s.idx, tl)
 	s.pods = listers.New[*corev1.Pod](s.idx, corev1.Resource("pod")) // "pod", as client-go's generated PodLister says
 
-	lw := listwatch.NewFilteredListWatchFromClient(client.CoreV1().RESTClient(), "pods", metav1.NamespaceAll,
-		func(o *metav1.ListOptions) {
-			if s.env.Writes {
-				o.LabelSelector = demoLabel + "=" + demoValue
-			}
-		})
 	r := reflector.NewReflectorWithOptions(lw, &corev1.Pod{}, s.store, reflector.ReflectorOptions{Name: "pods"})
 	ctx, cancel := context.WithCancel(s.env.Ctx)
 	done := make(chan struct{})

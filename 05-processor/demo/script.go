@@ -26,6 +26,9 @@ type script struct {
 	env *demo.Env
 	tl  *timeline.Timeline
 	ns  string
+	// lw is what the stand-in lists and watches: nil for the cluster's
+	// pods in ns (its test's is scripted).
+	lw *listwatch.ListWatch
 
 	inf       *standIn
 	handlers  []*handler // fast, slow, resync
@@ -75,7 +78,10 @@ func (s *script) registerAndStart() error {
 		"fast: returns at once. slow: takes 400ms per call. resync: fast, and asks for its own 5s resync.",
 		"The informer's default resync is 1m; the 5s request, made before the start, lowers the resync",
 		"check period to 5s. fast and slow ask for 0: no resync for them.")
-	lw := listwatch.NewFilteredListWatchFromClient(s.env.Client.CoreV1().RESTClient(), "pods", s.ns, func(*metav1.ListOptions) {})
+	lw := s.lw
+	if lw == nil {
+		lw = listwatch.NewFilteredListWatchFromClient(s.env.Client.CoreV1().RESTClient(), "pods", s.ns, func(*metav1.ListOptions) {})
+	}
 	s.inf = newStandIn(lw, s.tl, time.Minute)
 	for _, h := range []struct {
 		name   string

@@ -7,12 +7,17 @@
 // through the classic queue; --chaos puts internal/faultproxy in front of the
 // apiserver and ends with a cut watch, a 410 Gone and an apiserver restart;
 // --web also draws it all in the browser, live, with buttons that act on the
-// cluster. Run it with `make run-stage 6` (and ARGS=--chaos or ARGS=--web).
+// cluster; --break=NAME takes one mechanism away (tombstones, a listener's
+// ring) to show what goes wrong without it. Run it with `make run-stage 6`
+// (and ARGS=--chaos, ARGS=--web or ARGS=--break=help).
 package main
 
 import (
 	"flag"
+	"fmt"
+	"os"
 
+	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/internal/demo"
 	"informer-from-scratch/internal/playground"
 )
@@ -28,17 +33,34 @@ var options = demo.Options{
 	Playground: playground.Options{DisableWatchCache: true},
 	Flags: func(fs *flag.FlagSet) {
 		fs.StringVar(&queueFlag, "queue", "realfifo", "the informer's queue: realfifo (client-go v0.37's) or deltafifo (the classic one)")
+		breakFlag = "" // a test may run the demo again in the same process
+		fs.Func("break", "take one mechanism away from the informer to see what breaks: tombstones, blocking-listener (help: what each does)", func(v string) error {
+			if _, err := informer.ParseBreak(v); err != nil && v != "help" {
+				return err // before the playground starts
+			}
+			breakFlag = v
+			return nil
+		})
 		fs.BoolVar(&chaosFlag, "chaos", false, "put a fault-injecting proxy before the informer, and end with a cut watch, a 410 Gone and an apiserver restart")
 		webFlags(fs)
 	},
 }
 
-func main() { demo.Main(options, run) }
+func main() {
+	if breakHelpAsked(os.Args[1:]) { // no playground needed to print a list
+		printBreaks(os.Stdout)
+		return
+	}
+	demo.Main(options, run)
+}
 
 func run(env *demo.Env) error {
 	s, err := newScript(env, queueFlag)
 	if err != nil {
 		return err
+	}
+	if s.breaks, err = informer.ParseBreak(breakFlag); err != nil {
+		return fmt.Errorf("--break=%s: %w", breakFlag, err)
 	}
 	web, err := startWeb(s) // nil without --web
 	if err != nil {
@@ -67,6 +89,12 @@ func run(env *demo.Env) error {
 	}
 	if chaosFlag {
 		if err := s.chaos(); err != nil {
+			return err
+		}
+	}
+	if env.Writes && !chaosFlag { // after --chaos's faults, the proxy may still hold events back
+		web.listeners("slow") // the handler stalledHandler adds
+		if err := s.stalledHandler(); err != nil {
 			return err
 		}
 	}

@@ -45,6 +45,9 @@ func TestDemoRunsToCompletion(t *testing.T) {
 			out := demotest.RunWithArgs(t, options, []string{"--queue=" + tc.queue}, run,
 				"queue: "+tc.queue,
 				"late's typed DeleteFunc: key=stage06/web-3, tombstone=true",
+				// The mechanisms the --break switches take away, in place.
+				"audit's own view, built from its calls alone: the same pods.",
+				"audit has heard of all four pods while slow is stuck; slow's ring holds 2 of them.",
 				"Cache: [web-1@",
 				"managedFields entries held: 0",
 				"STOPPED   RunWithContext returned        IsStopped()=true",
@@ -92,5 +95,62 @@ func TestUnknownQueueIsRefused(t *testing.T) {
 	_, err := newScript(&demo.Env{}, "fifo")
 	if err == nil || !strings.Contains(err.Error(), "--queue=fifo: the queues are realfifo and deltafifo") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestBreakSwitchesShowTheirFailure runs the demo with each --break switch
+// on the playground: the failure the chapter describes must show in the
+// timeline (TestDemoRunsToCompletion checks it does not without the
+// switch), and the demo must still end by itself.
+func TestBreakSwitchesShowTheirFailure(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want []string // in this order
+		not  []string
+	}{
+		{"tombstones", []string{
+			`watch +ERROR .*410 Expired`, `indexer +Replace +3 pods`,
+			`Cache: \[web-1@\d+ web-4@\d+ web-5@\d+\]`,
+			`audit's own view, built from its calls alone: \[web-1@\d+ web-3@\d+ web-4@\d+ web-5@\d+\]; ghosts \(never deleted there\): \[web-3@\d+\]`,
+		}, []string{`OnDelete +stage06/web-3`, `late's typed DeleteFunc`}},
+		{"blocking-listener", []string{
+			`STALLS +stage06/burst-1`,
+			`WAITED +5s +audit has not heard of burst-4: the distributor waits for slow`,
+			`audit heard of: \[stage06/burst-1 stage06/burst-2( stage06/burst-3)?\]`,
+			`RELEASE +slow`, `indexer +Add +stage06/burst-4`, `handler +OnAdd +stage06/burst-4 +audit:`,
+			`audit's own view, built from its calls alone: the same pods.`,
+		}, []string{`audit has heard of all four pods`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := demotest.RunWithArgs(t, options, []string{"--break=" + tc.name}, run, "--break="+tc.name+": ")
+			rest := out
+			for _, row := range tc.want {
+				loc := regexp.MustCompile(row).FindStringIndex(rest)
+				if loc == nil {
+					t.Fatalf("--break=%s: no row matching %q after the rows before it:\n%s", tc.name, row, out)
+				}
+				rest = rest[loc[1]:]
+			}
+			for _, row := range tc.not {
+				if regexp.MustCompile(row).MatchString(out) {
+					t.Errorf("--break=%s: a row matches %q, which the switch should prevent:\n%s", tc.name, row, out)
+				}
+			}
+		})
+	}
+}
+
+// TestBreakHelpListsEverySwitch: --break=help is answered before any
+// playground starts, and names every switch.
+func TestBreakHelpListsEverySwitch(t *testing.T) {
+	if !breakHelpAsked([]string{"--break=help"}) || !breakHelpAsked([]string{"-break", "help"}) || breakHelpAsked([]string{"--break=tombstones"}) {
+		t.Error("breakHelpAsked misreads its arguments")
+	}
+	var b strings.Builder
+	printBreaks(&b)
+	for _, name := range []string{"--break=tombstones", "--break=blocking-listener"} {
+		if !strings.Contains(b.String(), name) {
+			t.Errorf("--break=help does not list %s:\n%s", name, b.String())
+		}
 	}
 }

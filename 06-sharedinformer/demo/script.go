@@ -32,8 +32,15 @@ type script struct {
 	queue informer.QueueKind
 	ns    string // "" (every namespace) when read-only on a real cluster
 	trail *trail
+	// breaks are the --break switch (none by default); audit is the audit
+	// handler's own view of the pods, in which a lost deletion shows.
+	breaks informer.Breaks
+	audit  *view
 
-	faults   *faults // --chaos only
+	faults *faults // --chaos only
+	// source is what the informer lists and watches: nil for the
+	// cluster's pods in ns (its test's is scripted).
+	source   listwatch.ListerWatcherWithContext
 	lw       *partition.ListerWatcher
 	informer informer.SharedIndexInformer
 	cancel   context.CancelFunc
@@ -43,7 +50,7 @@ type script struct {
 }
 
 func newScript(env *demo.Env, queue string) (*script, error) {
-	s := &script{env: env, tl: env.Timeline, trail: newTrail(env.Timeline, !env.Writes)}
+	s := &script{env: env, tl: env.Timeline, trail: newTrail(env.Timeline, !env.Writes), audit: newView()}
 	switch queue {
 	case "realfifo":
 		s.queue = informer.QueueRealFIFO
@@ -83,26 +90,35 @@ func (s *script) start() error {
 		"to the queue (03), processLoop pops it, handleDeltas writes the indexer (04) and hands a",
 		"notification to the processor (05), which calls each handler on its own goroutine.",
 		"A transform drops managedFields before anything is queued, so no layer holds them.")
-	client, err := s.env.TimelineClient(nil)
-	if chaosFlag {
-		client, err = s.startProxy()
+	source := s.source
+	if source == nil {
+		client, err := s.env.TimelineClient(nil)
+		if chaosFlag {
+			client, err = s.startProxy()
+		}
+		if err != nil {
+			return err
+		}
+		source = listwatch.NewFilteredListWatchFromClient(client.CoreV1().RESTClient(), "pods", s.ns, func(*metav1.ListOptions) {})
 	}
-	if err != nil {
-		return err
-	}
-	s.lw = partition.New(listwatch.NewFilteredListWatchFromClient(client.CoreV1().RESTClient(), "pods", s.ns, func(*metav1.ListOptions) {}))
+	s.lw = partition.New(source)
 	s.lw.OnEvent = s.printWatchError
 	s.informer = informer.NewSharedIndexInformerWithOptions(s.lw, &corev1.Pod{}, informer.SharedIndexInformerOptions{
 		Indexers: informer.Indexers{informer.NamespaceIndex: informer.MetaNamespaceIndexFunc},
 		Queue:    s.queue,
 		Observer: s.trail.observe,
+		Breaks:   s.breaks,
 	})
 	if err := s.informer.SetTransform(dropManagedFields); err != nil {
 		return err
 	}
 	var regs []informer.ResourceEventHandlerRegistration
 	for _, name := range []string{"audit", "metrics"} {
-		reg, err := s.informer.AddEventHandlerWithOptions(informer.ResourceEventHandlerFuncs{}, informer.HandlerOptions{Name: name})
+		handler := informer.ResourceEventHandlerFuncs{}
+		if name == "audit" {
+			handler = s.audit.handler()
+		}
+		reg, err := s.informer.AddEventHandlerWithOptions(handler, informer.HandlerOptions{Name: name})
 		if err != nil {
 			return err
 		}
@@ -125,7 +141,7 @@ func (s *script) start() error {
 	}
 	s.tl.Note("The informer's HasSynced: its cache holds the first list. A registration's HasSynced: that")
 	s.tl.Note("handler has also been called for every pod of it. A controller waits for the second.")
-	s.showCache()
+	s.showView(s.showCache())
 	return nil
 }
 
@@ -178,7 +194,7 @@ func (s *script) followOnePod() error {
 		}
 	}
 	s.tl.Note("The pod's deletion is two events: first MODIFIED (deletionTimestamp set), then DELETED.")
-	s.showCache()
+	s.showView(s.showCache())
 	return nil
 }
 
@@ -224,11 +240,16 @@ func (s *script) missedDelete() error {
 			"It compacts etcd, which only the playground allows.")
 		return nil
 	}
-	s.tl.Step("Lose the connection while a pod is deleted: a relist, and a tombstone",
+	why := []string{
 		"The watch drops; meanwhile web-3 is deleted, web-5 created, and etcd compacted. The watch",
 		"from the old resourceVersion gets 410 Expired, so the reflector lists again. web-3 is not in",
 		"the new list: the informer knew it, the server no longer has it, and how it went is lost.",
-		"Handlers get a DeletedFinalStateUnknown holding web-3 as the cache last had it.")
+		"Handlers get a DeletedFinalStateUnknown holding web-3 as the cache last had it.",
+	}
+	if s.breaks.NoTombstones {
+		why = append(why, "--break=tombstones: the informer drops that tombstone. Watch audit's own view.")
+	}
+	s.tl.Step("Lose the connection while a pod is deleted: a relist, and a tombstone", why...)
 	s.lw.Cut()
 	s.tl.Event("demo", "CUT", "the informer's connection", "its watch ends; its next watch request waits")
 	if err := s.delete("web-3"); err != nil {
@@ -245,6 +266,9 @@ func (s *script) missedDelete() error {
 	mark := s.trail.mark()
 	s.lw.Restore()
 	s.tl.Event("demo", "RESTORE", "the informer's connection", "the waiting watch request goes out")
+	if s.breaks.NoTombstones {
+		return s.missedDeleteWithoutTombstones(mark)
+	}
 	tombstones := 0
 	if err := s.trail.waitFor(s.env.Ctx, mark, "the tombstone of web-3 at every handler", func(o informer.Observation) bool {
 		if o.Layer == informer.LayerHandler && o.Op == "OnDelete" && o.Key == s.ns+"/web-3" && o.Detail == "tombstone" {
@@ -263,7 +287,7 @@ func (s *script) missedDelete() error {
 	}); err != nil {
 		return err
 	}
-	s.showCache()
+	s.showView(s.showCache())
 	return nil
 }
 
@@ -287,12 +311,13 @@ func (s *script) stop() error {
 	return err
 }
 
-// showCache prints what the cache holds, from the indexer (stage 04).
-func (s *script) showCache() {
+// showCache prints what the cache holds, from the indexer (stage 04), and
+// returns it as it printed it (nil when read-only).
+func (s *script) showCache() []string {
 	pods := s.informer.GetIndexer().List()
 	if !s.env.Writes {
 		s.tl.Note("The cache holds %d pods.", len(pods))
-		return
+		return nil
 	}
 	var names []string
 	fields := 0
@@ -303,6 +328,7 @@ func (s *script) showCache() {
 	}
 	slices.Sort(names)
 	s.tl.Note("Cache: %v; managedFields entries held: %d", names, fields)
+	return names
 }
 
 // printWatchError prints the ERROR events of the informer's watches (a 410

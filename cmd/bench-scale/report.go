@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -112,7 +113,7 @@ func (b *bench) charts(w *strings.Builder, ns []int) {
 				v = 0
 			}
 			top = max(top, v)
-			vs = append(vs, fmt.Sprintf("%.3g", v))
+			vs = append(vs, chartNumber(v))
 		}
 		return "[" + strings.Join(vs, ", ") + "]", top
 	}
@@ -126,7 +127,7 @@ func (b *bench) charts(w *strings.Builder, ns []int) {
 		p("xychart-beta\n")
 		p("    title \"%s (JSON, WatchList): client-go red, ours blue, floor grey\"\n", title)
 		p("    x-axis \"pods\" [%s]\n", strings.Join(xs, ", "))
-		p("    y-axis \"%s\" 0 --> %.3g\n", unit, top)
+		p("    y-axis \"%s\" 0 --> %s\n", unit, chartNumber(top))
 		p("    line %s\n    line %s\n    line %s\n", cg, ours, fl)
 		p("```\n\n")
 	}
@@ -293,4 +294,11 @@ func perSec(v float64) string {
 		return "–"
 	}
 	return count(int(math.Round(v)))
+}
+
+// chartNumber writes v with three significant digits, never in exponent
+// form: mermaid's xychart cannot parse "1.05e+03".
+func chartNumber(v float64) string {
+	f, _ := strconv.ParseFloat(fmt.Sprintf("%.3g", v), 64)
+	return strconv.FormatFloat(f, 'f', -1, 64)
 }

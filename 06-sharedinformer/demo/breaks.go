@@ -1,0 +1,253 @@
+// Not a mirror of client-go: the demo's "what breaks without it" switches
+// (--break, informer.Breaks), the audit handler's own view of the pods, in
+// which a lost deletion shows, and the step with a stalled handler.
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	informer "informer-from-scratch/06-sharedinformer"
+)
+
+// breakFlag is --break: the name of one informer.Breaks switch, or "help".
+var breakFlag string
+
+// breakHelpAsked reports whether the arguments ask for --break=help, which
+// the demo answers before it starts a playground.
+func breakHelpAsked(args []string) bool {
+	for i, a := range args {
+		switch a {
+		case "--break=help", "-break=help":
+			return true
+		case "--break", "-break":
+			if i+1 < len(args) && args[i+1] == "help" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// printBreaks lists the switches, and how to run each.
+func printBreaks(w io.Writer) {
+	fmt.Fprintln(w, "What breaks without it: each switch takes one mechanism away from our informer (never by default).")
+	for _, b := range informer.AllBreaks {
+		fmt.Fprintf(w, "  make run-stage 6 ARGS=--break=%-18s %s\n", b.Name, b.What)
+	}
+	fmt.Fprintln(w, "Run the demo without --break to see the same steps with the mechanism in place.")
+}
+
+// view is what the audit handler built from its own calls, key → rv: the
+// state a controller keeps beside the cache (an IP per pod, a metric per
+// pod). It is right only if every deletion reaches the handler.
+type view struct {
+	mu   sync.Mutex
+	pods map[string]string
+}
+
+func newView() *view { return &view{pods: map[string]string{}} }
+
+// handler keeps the view up to date; it does nothing else.
+func (v *view) handler() informer.ResourceEventHandlerFuncs {
+	set := func(obj any) {
+		if pod, ok := obj.(*corev1.Pod); ok {
+			v.mu.Lock()
+			defer v.mu.Unlock()
+			v.pods[pod.Name] = pod.ResourceVersion
+		}
+	}
+	return informer.ResourceEventHandlerFuncs{
+		AddFunc:    set,
+		UpdateFunc: func(_, newObj any) { set(newObj) },
+		DeleteFunc: func(obj any) {
+			if d, ok := obj.(informer.DeletedFinalStateUnknown); ok {
+				obj = d.Obj // a tombstone holds the object as the cache last saw it
+			}
+			if pod, ok := obj.(*corev1.Pod); ok {
+				v.mu.Lock()
+				defer v.mu.Unlock()
+				delete(v.pods, pod.Name)
+			}
+		},
+	}
+}
+
+// has reports whether the view holds a pod of that name.
+func (v *view) has(name string) bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	_, ok := v.pods[name]
+	return ok
+}
+
+// names lists the view as the cache's note does: name@rv, sorted.
+func (v *view) names() []string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	var names []string
+	for _, name := range slices.Sorted(maps.Keys(v.pods)) {
+		names = append(names, name+"@"+v.pods[name])
+	}
+	return names
+}
+
+// showView prints the audit handler's view beside the cache's, and names
+// the ghosts: pods the handler still holds that the cache has let go.
+func (s *script) showView(cache []string) {
+	if !s.env.Writes {
+		return // read-only: the cache note is a count, and the steps that lose a pod are skipped
+	}
+	got := s.audit.names()
+	if slices.Equal(got, cache) {
+		s.tl.Note("audit's own view, built from its calls alone: the same pods.")
+		return
+	}
+	var ghosts []string
+	for _, n := range got {
+		if !slices.Contains(cache, n) {
+			ghosts = append(ghosts, n)
+		}
+	}
+	s.tl.Note("audit's own view, built from its calls alone: %v; ghosts (never deleted there): %v", got, ghosts)
+}
+
+// missedDeleteWithoutTombstones ends missedDelete under --break=tombstones:
+// no handler will hear of web-3, so it waits for what comes after: web-5's
+// add at every handler, and web-3 gone from the cache (a RealFIFO's relist
+// drops it before any handler call, a DeltaFIFO's after the listed pods).
+func (s *script) missedDeleteWithoutTombstones(mark int) error {
+	adds := 0
+	if err := s.trail.waitFor(s.env.Ctx, mark, "web-5's add at every handler", func(o informer.Observation) bool {
+		if step(informer.LayerHandler, "OnAdd", s.ns+"/web-5")(o) {
+			adds++
+		}
+		return adds == 3
+	}); err != nil {
+		return err
+	}
+	if err := s.trail.waitFor(s.env.Ctx, mark, "web-3 gone from the cache", func(informer.Observation) bool {
+		_, exists, err := s.informer.GetIndexer().GetByKey(s.ns + "/web-3")
+		return err == nil && !exists
+	}); err != nil {
+		return err
+	}
+	s.showView(s.showCache())
+	s.tl.Note("--break=tombstones: the relist took web-3 out of the cache, and no handler was told. What a")
+	s.tl.Note("handler built from its calls keeps web-3 for good: a controller would never clean up after it.")
+	s.tl.Note("client-go calls OnDelete with a DeletedFinalStateUnknown for it (processReplacedAllInfo).")
+	return nil
+}
+
+// stalledHandler adds a handler that stops on the next pod created, creates
+// four pods while it is stuck, and shows who else waits for it.
+func (s *script) stalledHandler() error {
+	blocking := s.breaks.BlockingListeners
+	why := []string{
+		"A handler named slow stops on burst-1's add, as one calling a server that does not answer would,",
+		"and four pods are created meanwhile. Each listener parks what its handler is not ready for in a",
+		"ring of its own (stage 05), so audit, metrics and the cache should keep up: only slow waits.",
+	}
+	if blocking {
+		why = append(why, "--break=blocking-listener: the rings are gone. Watch who waits now.")
+	}
+	s.tl.Step("A handler that stalls", why...)
+	release := make(chan struct{})
+	var once sync.Once
+	unblock := func() { once.Do(func() { close(release) }) }
+	defer unblock() // an error below must not leave slow stuck: Stop waits for it
+	reg, err := s.informer.AddEventHandlerWithOptions(informer.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) {
+			if pod, ok := obj.(*corev1.Pod); ok && pod.Name == "burst-1" {
+				s.tl.Event("handler", "STALLS", s.ns+"/burst-1", "slow: stuck in OnAdd until the demo releases it")
+				<-release
+			}
+		},
+	}, informer.HandlerOptions{Name: "slow"})
+	if err != nil {
+		return err
+	}
+	if !s.waitSynced("slow", reg.HasSyncedChecker()) {
+		return fmt.Errorf("the slow handler did not sync within 30s")
+	}
+
+	mark := s.trail.mark()
+	for i := 1; i <= 4; i++ {
+		if err := s.create(fmt.Sprintf("burst-%d", i)); err != nil {
+			return err
+		}
+	}
+	heard := handlerCall("audit", "OnAdd", s.ns+"/burst-4")
+	if !blocking {
+		if err := s.trail.waitFor(s.env.Ctx, mark, "burst-4's add at audit", heard); err != nil {
+			return err
+		}
+		s.tl.Note("audit has heard of all four pods while slow is stuck; slow's ring holds %d of them.", pending(reg))
+	} else {
+		// Without the rings audit never hears of burst-4 while slow is
+		// stuck; with them it took milliseconds. Five seconds make the point.
+		ctx, cancel := context.WithTimeout(s.env.Ctx, 5*time.Second)
+		defer cancel()
+		err := s.trail.waitFor(ctx, mark, "burst-4's add at audit", heard)
+		if err == nil || s.env.Ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("--break=blocking-listener: audit was to wait for slow, and: %v", err)
+		}
+		s.tl.Event("demo", "WAITED", "5s", "audit has not heard of burst-4: the distributor waits for slow")
+		s.tl.Note("audit heard of: %v. processLoop is stuck handing a pod to slow, so the cache and every", s.trail.addsSince(mark, "audit"))
+		s.tl.Note("handler wait with it, and the watch's new events pile up in the queue behind it.")
+	}
+	s.showCache()
+
+	mark = s.trail.mark()
+	s.tl.Event("demo", "RELEASE", "slow", "its OnAdd of burst-1 returns")
+	unblock()
+	if err := s.trail.waitFor(s.env.Ctx, mark, "burst-4's add at slow", handlerCall("slow", "OnAdd", s.ns+"/burst-4")); err != nil {
+		return err
+	}
+	// audit may have had it long ago: ask its view, not the trail.
+	if err := s.trail.waitFor(s.env.Ctx, 0, "burst-4 in audit's view", func(informer.Observation) bool {
+		return s.audit.has("burst-4")
+	}); err != nil {
+		return err
+	}
+	s.tl.Note("slow has caught up; nothing was lost either way, only delayed.")
+	s.showView(s.showCache())
+	return nil
+}
+
+// handlerCall matches a handler's call on key.
+func handlerCall(handler, op, key string) func(informer.Observation) bool {
+	return func(o informer.Observation) bool {
+		return o.Layer == informer.LayerHandler && o.Handler == handler && o.Op == op && o.Key == key
+	}
+}
+
+// pending is how many notifications wait in a registration's ring.
+func pending(reg informer.ResourceEventHandlerRegistration) int64 {
+	if p, ok := reg.(interface{ PendingNotifications() int64 }); ok {
+		return p.PendingNotifications()
+	}
+	return -1
+}
+
+// addsSince lists the keys handler was called OnAdd for since a mark.
+func (t *trail) addsSince(since int, handler string) []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var keys []string
+	for _, o := range t.seen[since:] {
+		if handlerCall(handler, "OnAdd", o.Key)(o) {
+			keys = append(keys, o.Key)
+		}
+	}
+	return keys
+}
