@@ -4,7 +4,9 @@
 //   - docs/en and docs/zh hold the same files, each pair with the same
 //     headings (count and levels, in order) and the same fenced code blocks
 //     (byte for byte: code and mermaid diagrams are shared by both languages);
-//   - every relative link in a chapter or README points at a file that exists;
+//   - every relative link in a chapter or README points at a file that exists,
+//     and a link's #fragment names a heading of the file it points at, as
+//     GitHub makes anchors from headings (the glossary depends on it);
 //   - every client-go file a chapter or a stage's source file cites (written
 //     as `tools/cache/reflector.go`) exists in k8s.io/client-go v0.37.2, and
 //     every client-go identifier a chapter cites (written as
