@@ -6,7 +6,9 @@
 // deletes a Foo, and shuts the controller down with a drain while a
 // reconcile is in flight. Every key's path is a row of the timeline:
 // handler → workqueue (len, dirty) → worker → lister → API write; the
-// workqueue's metrics close it. Run it with `make run-stage 8`.
+// workqueue's metrics close it. Run it with `make run-stage 8`;
+// ARGS=--break=NAME takes one mechanism away to show what goes wrong without
+// it (ARGS=--break=help lists them).
 //
 // The playground has no kube-controller-manager: internal/standin plays the
 // deployment controller (a Deployment's status) and the garbage collector
@@ -17,6 +19,7 @@ package main
 
 import (
 	"flag"
+	"os"
 
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
@@ -43,6 +46,8 @@ var options = demo.Options{
 		fs.IntVar(&failFlag, "fail", 3, "how many times one reconcile fails (an injected 500 on its Deployment create) before it succeeds; 0 skips that step")
 		fs.IntVar(&workersFlag, "workers", 2, "how many workers the controller runs")
 		fs.StringVar(&namespaceFlag, "namespace", defaultRealNamespace, "on a real cluster: the namespace of its own the demo creates and writes in")
+		breakFlag = "" // a test may run the demo again in the same process
+		fs.Func("break", "take one mechanism away to see what breaks: dirty-set, forget, owner-reference (help: what each does)", breakFlagValue)
 		fs.BoolVar(&cleanupFlag, "cleanup", false, "on a real cluster: at the end, delete the demo's namespace (and the Foo CRD, if the demo created it and no Foo is left)")
 	},
 	WritesOnRealCluster: true,
@@ -54,6 +59,10 @@ func main() {
 	// same error on its "worker failed" row, so the log would only say it
 	// twice, out of line.
 	klog.SetLogger(logr.Discard())
+	if demo.FlagAsks(os.Args[1:], "break", "help") { // a list needs no playground
+		printBreaks(os.Stdout)
+		return
+	}
 	demo.Main(options, run)
 }
 
@@ -72,6 +81,7 @@ func run(env *demo.Env) error {
 		s.editDeployment,
 		s.failingReconcile,
 		s.deleteFoo,
+		s.changesWhileHeld,
 		s.shutdown,
 		s.printMetrics,
 		s.cleanup,
