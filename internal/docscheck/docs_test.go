@@ -113,7 +113,7 @@ func TestRelativeLinksResolve(t *testing.T) {
 
 var (
 	citedFile       = regexp.MustCompile(`^(?:k8s\.io/client-go/)?((?:tools|util|rest|informers|listers|kubernetes|dynamic|metadata)/[\w./-]+\.go)$`)
-	citedIdentifier = regexp.MustCompile(`^([a-z]+)\.([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?(?:\(\))?$`)
+	citedIdentifier = regexp.MustCompile(`^([a-z][a-z0-9]*)\.([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?(?:\(\))?$`)
 	// A client-go path in a Go file's header: tools/... or util/..., alone or
 	// after k8s.io/client-go/, but not the tail of another module's path
 	// such as apimachinery's pkg/util/wait/backoff.go.
