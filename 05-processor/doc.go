@@ -39,6 +39,13 @@
 //     would never run: any listener once the processor has stopped (client-go
 //     registers it unstarted), and a listener already registered, here or
 //     before (client-go panics on a closed channel there);
+//   - handler names (nameForHandler: a handler's HasSynced checker, errors,
+//     panic reports): the Funcs adapters are named by all their functions'
+//     full names joined with "+", where client-go gives their common
+//     qualifier when they share one (pkg.TestFoo for pkg.TestFoo.func1 and
+//     .func2); any other handler by %T (processor.mockHandler,
+//     *processor.mockHandler), where client-go gives the package path and the
+//     type's name, of a pointer's element too;
 //   - per-handler loggers, the utiltrace of slow handlers and
 //     ShutDownEventHandler (an informer function). The typed handlers
 //     (handler_typed.go) are here, beside the untyped ones as in client-go's

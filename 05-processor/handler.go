@@ -134,10 +134,11 @@ func (r FilteringResourceEventHandler) OnDelete(obj any) {
 	r.Handler.OnDelete(obj)
 }
 
-// nameForHandler gives a handler a name for logs and for its HasSynced
-// checker: the package-qualified function names for the Funcs adapters, the
-// type name otherwise. Simpler than client-go's, which also strips common
-// qualifiers.
+// nameForHandler gives a handler a name for errors and for its HasSynced
+// checker: the package-qualified function names for the Funcs adapters, all
+// of them, and %T otherwise. Simpler than client-go's, which gives the Funcs
+// adapters' common qualifier when their functions share one, and the package
+// path with the type's name (a pointer's element's) for any other handler.
 func nameForHandler(handler ResourceEventHandler) string {
 	switch h := handler.(type) {
 	case ResourceEventHandlerFuncs:

@@ -134,7 +134,9 @@ func (c *controller) Run(stopCh <-chan struct{}) {
 // RunWithContext starts the reflector on its own goroutine and runs
 // processLoop on this one. When ctx ends, the queue is closed (which ends a
 // Pop waiting for work), and RunWithContext returns once the reflector has
-// stopped too.
+// stopped too. A panic in Process (an unshared informer calls its handler
+// there) comes out of RunWithContext at once, as in client-go, and the
+// reflector stops when ctx ends.
 //
 // client-go documents a second call as an error but does not check; ours
 // reports it and returns, as it does for a Config missing its Queue,
@@ -155,7 +157,6 @@ func (c *controller) RunWithContext(ctx context.Context) {
 	c.reflectorMutex.Unlock()
 
 	var wg wait.Group
-	defer wg.Wait()
 	wg.Start(func() {
 		<-ctx.Done()
 		c.config.Queue.Close() // wakes processLoop's Pop
@@ -165,6 +166,9 @@ func (c *controller) RunWithContext(ctx context.Context) {
 	// processLoop returns only when the queue is closed; Until would
 	// restart it after a second if ctx were still alive (it is not then).
 	wait.UntilWithContext(ctx, c.processLoop, time.Second)
+	// Not deferred: a panic must reach the caller now, not after a ctx
+	// that the caller, busy recovering it, may never cancel.
+	wg.Wait()
 }
 
 // claimRun lets exactly one RunWithContext through, with a complete Config.

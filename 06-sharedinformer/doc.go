@@ -25,6 +25,10 @@
 // vocabulary.go, so this package reads like client-go's cache package.
 //
 // Deliberate differences (see docs/en/06-sharedinformer.md, "Differences"):
+//   - one package per layer: client-go keeps every layer in tools/cache, so
+//     its informer reads the processor's and the queues' unexported fields
+//     (and its tests set the processor's clock); here those are stages 03
+//     to 05, and this package uses only what they export;
 //   - no feature gates: the queue is an option (SharedIndexInformerOptions.Queue:
 //     RealFIFO with atomic events, client-go v0.37's only path, or the
 //     classic DeltaFIFO), and so are WatchList (UseWatchList, on by default
@@ -42,9 +46,10 @@
 //   - left out: logging (HandlerOptions.Logger, the klog lines of
 //     WaitForNamedCacheSync and WaitFor), metrics (Identifier,
 //     InformerMetricsProvider), the cache mutation detector, the deprecated
-//     GetController and its dummyController, and the deprecated
+//     GetController and its dummyController, the deprecated
 //     constructors NewInformer, NewIndexerInformer, NewTransformingInformer
-//     and NewTransformingIndexerInformer;
+//     and NewTransformingIndexerInformer, and DeletionHandlingObjectToName
+//     (stage 03 leaves out the ObjectToName it builds on);
 //   - errors where client-go is silent or panics: processLoop reports an
 //     error from Process (client-go drops it), processDeltas rejects an
 //     unknown delta type (client-go skips it), a controller run twice or

@@ -180,3 +180,49 @@ func TestOnHandlerPanicKeepsTheInformerGoing(t *testing.T) {
 		t.Errorf("reports (-want +got):\n%s", diff)
 	}
 }
+
+// TestUnsharedHandlerPanicReachesRunsCaller: the handler of an unshared
+// informer runs on processLoop's goroutine, which is RunWithContext's own, so
+// its panic comes out of RunWithContext, where the caller may recover it
+// (client-go's TestPanicPropagated). Ours once waited for the reflector in a
+// deferred call first, for a context nobody had cancelled, and never
+// returned.
+func TestUnsharedHandlerPanicReachesRunsCaller(t *testing.T) {
+	propagated := func(newRun func(*fcache.FakeControllerSource, cache.ResourceEventHandler) func(context.Context)) (got any) {
+		synctest.Test(t, func(t *testing.T) {
+			source := fcache.NewFakeControllerSource()
+			defer source.Shutdown()
+			source.Add(newPod("a", "web"))
+			run := newRun(source, cache.ResourceEventHandlerFuncs{AddFunc: func(any) { panic("handler bug: boom") }})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			recovered := make(chan any, 1)
+			go func() {
+				defer func() { recovered <- recover() }()
+				run(ctx)
+			}()
+			select {
+			case got = <-recovered:
+			case <-time.After(time.Minute): // bubble time: every goroutine is blocked by then
+				got = "RunWithContext neither returned nor panicked"
+				cancel()
+				<-recovered
+			}
+		})
+		return got
+	}
+	theirs := propagated(func(source *fcache.FakeControllerSource, h cache.ResourceEventHandler) func(context.Context) {
+		_, c := cache.NewInformerWithOptions(cache.InformerOptions{ListerWatcher: source, ObjectType: &corev1.Pod{}, Handler: h})
+		return c.RunWithContext
+	})
+	ours := propagated(func(source *fcache.FakeControllerSource, h cache.ResourceEventHandler) func(context.Context) {
+		_, c := informer.NewInformerWithOptions(informer.InformerOptions{ListerWatcher: source, ObjectType: &corev1.Pod{}, Handler: h})
+		return c.RunWithContext
+	})
+	if theirs != "handler bug: boom" {
+		t.Errorf("client-go's RunWithContext ended with %v; this test's premise is out of date", theirs)
+	}
+	if ours != theirs {
+		t.Errorf("a panicking handler of an unshared informer: ours %v, client-go's %v", ours, theirs)
+	}
+}

@@ -15,7 +15,18 @@
 //     Removal overwrites the declaration with blanks, so every remaining line
 //     keeps its client-go line number;
 //   - a file listed as support (its helpers serve another file's tests) has
-//     all its own tests removed the same way.
+//     all its own tests removed the same way;
+//   - where a stage's entry in stages.go asks, and only there: a helper the
+//     adapter declares instead is removed (replaces: client-go's reads
+//     internals that are another package's here), and a call to a function
+//     ours declares with another signature calls the adapter's wrapper
+//     (renames: client-go's takes a logger, ours does not); an external
+//     test package's import of another client-go package whose names the
+//     adapter declares points at our package too (imports: client-go's
+//     dynamic informer tests take their handlers from tools/cache); and a
+//     file whose tests are split between two stages runs in each only the
+//     tests that stage names (only). The report names all four, stage by
+//     stage.
 //
 // Excluded cases of a test that runs (exclusions.txt's subtest lines) are
 // skipped with one go test -skip expression; the tests are not edited.
@@ -67,6 +78,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -74,12 +86,15 @@ import (
 	"time"
 )
 
-// The names the adapters get in our packages' directories: a test file of
-// the stage's package, and a file of another package (internals).
-const (
-	adapterName   = "conformance_adapter_test.go"
-	internalsName = "conformance_internals.go"
-)
+// The name the adapter gets in our package's directory: a test file of the
+// stage's package. An internals file (a file of another package) is named
+// after itself (internalsName), so that two stages can each add one to the
+// same package.
+const adapterName = "conformance_adapter_test.go"
+
+func internalsName(adapter string) string {
+	return "conformance_internals_" + adapter
+}
 
 func main() {
 	os.Exit(run())
@@ -225,9 +240,12 @@ func conformance(ctx context.Context, o options, w io.Writer) error {
 	overlay := map[string]string{}
 	var pkgs []string
 	for _, b := range stagesBuilt {
-		runs := func(file, name string) bool { return ex.excluded(file, name) == nil }
-		b.prepared, err = prepare(fset, b.files, target{pkg: b.pkg, importPath: modulePath + b.dir}, runs, pkgNames)
+		runs := func(file, name string) bool { return b.runsHere(name) && b.excluded(ex, file, name) == nil }
+		b.prepared, err = prepare(fset, b.files, b.target(), runs, pkgNames)
 		if err != nil {
+			return err
+		}
+		if err := b.checkOnly(); err != nil {
 			return err
 		}
 		if err := b.writeOverlay(root, tmp, "", b.prepared, overlay); err != nil {
@@ -349,8 +367,23 @@ func (b *built) writeOverlay(root, tmp, suffix string, p *prepared, overlay map[
 		return err
 	}
 	for _, pkgDir := range sortedKeys(b.internals) {
-		if err := place(b.internals[pkgDir], pkgDir, internalsName); err != nil {
+		if err := place(b.internals[pkgDir], pkgDir, internalsName(b.internals[pkgDir])); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// checkOnly makes sure every test the stage's only names is a test of its
+// files: a name that is not would run nothing and say nothing.
+func (b *built) checkOnly() error {
+	for _, t := range b.only {
+		found := false
+		for _, file := range b.tests {
+			found = found || slices.Contains(b.prepared.tests[file], t)
+		}
+		if !found {
+			return fmt.Errorf("stages.go: %s runs only %s, which none of %s declares", b.dir, t, strings.Join(b.tests, ", "))
 		}
 	}
 	return nil
@@ -392,12 +425,16 @@ func checkCoverage(cgDir string, ex *exclusions) error {
 	}
 	var missing []string
 	for _, d := range clientGoTestDirs {
-		names, err := filepath.Glob(filepath.Join(cgDir, d, "*_test.go"))
+		names, err := testFilesIn(cgDir, d)
 		if err != nil {
 			return err
 		}
 		for _, n := range names {
-			rel := filepath.ToSlash(filepath.Join(d, filepath.Base(n)))
+			rel, err := filepath.Rel(cgDir, n)
+			if err != nil {
+				return err
+			}
+			rel = filepath.ToSlash(rel)
 			if !declaresTests(n) {
 				continue // a helper file (TestMain, init, shared helpers): a stage's support
 			}
@@ -413,6 +450,23 @@ func checkCoverage(cgDir string, ex *exclusions) error {
 		return fmt.Errorf("client-go test files neither in a stage (stages.go) nor excluded as a whole (exclusions.txt):\n  %s", strings.Join(missing, "\n  "))
 	}
 	return nil
+}
+
+// testFilesIn lists the _test.go files of client-go's directory d, and of
+// every directory under it when d ends in /...
+func testFilesIn(cgDir, d string) ([]string, error) {
+	tree, ok := strings.CutSuffix(d, "/...")
+	if !ok {
+		return filepath.Glob(filepath.Join(cgDir, d, "*_test.go"))
+	}
+	var names []string
+	err := filepath.WalkDir(filepath.Join(cgDir, tree), func(path string, e os.DirEntry, err error) error {
+		if err == nil && !e.IsDir() && strings.HasSuffix(path, "_test.go") {
+			names = append(names, path)
+		}
+		return err
+	})
+	return names, err
 }
 
 // declaresTests reports whether the Go file at path declares a test,

@@ -1,11 +1,14 @@
 package main
 
 // prune.go turns client-go's test files into files of one of our packages,
-// with two mechanical edits and nothing else:
+// with these mechanical edits and nothing else:
 //
 //  1. the package clause names our package (package cache → package deltafifo);
 //  2. excluded tests are removed, and so is every top-level declaration that no
-//     remaining test reaches.
+//     remaining test reaches;
+//  3. for the stages whose entry in stages.go asks: the helpers the adapter
+//     declares instead are removed (replaces), and calls to a function ours
+//     declares with another signature call the adapter's wrapper (renames).
 //
 // Removal overwrites a declaration's bytes with spaces and keeps its newlines,
 // so every line that stays keeps its client-go line number: a failure at
@@ -18,6 +21,7 @@ import (
 	"go/token"
 	"path"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,16 +48,17 @@ func parseFile(fset *token.FileSet, rel string, src []byte, tested bool) (*cgFil
 // unit is one top-level declaration: a function or method, or one spec of a
 // type, var or const declaration.
 type unit struct {
-	file  *cgFile
-	names []string // the names it declares ("_" for a blank var)
-	recv  string   // for a method: its receiver's type name
-	refs  map[string]bool
-	quals map[string]bool // identifiers used as x in x.Sel: the imports it may use
-	node  ast.Node        // what to remove: *ast.FuncDecl, *ast.GenDecl (one spec) or ast.Spec
-	decl  *ast.GenDecl
-	root  bool // a test that runs, TestMain or init
-	blank bool // var _ T = x: a compile-time check of the declarations it names
-	live  bool
+	file     *cgFile
+	names    []string // the names it declares ("_" for a blank var)
+	recv     string   // for a method: its receiver's type name
+	refs     map[string]bool
+	quals    map[string]bool // identifiers used as x in x.Sel: the imports it may use
+	node     ast.Node        // what to remove: *ast.FuncDecl, *ast.GenDecl (one spec) or ast.Spec
+	decl     *ast.GenDecl
+	root     bool // a test that runs, TestMain or init
+	blank    bool // var _ T = x: a compile-time check of the declarations it names
+	replaced bool // a helper the adapter declares instead (stage.replaces)
+	live     bool
 }
 
 // testKind reports whether name is a function go test runs: TestXxx,
@@ -210,7 +215,7 @@ func reach(all []*unit, isRoot func(*unit) bool) map[*unit]bool {
 	for changed {
 		changed = false
 		for _, u := range all {
-			if reached[u] {
+			if reached[u] || u.replaced {
 				continue
 			}
 			switch {
@@ -250,10 +255,92 @@ func blank(src []byte, from, to int) {
 	}
 }
 
-// target is the package client-go's files become part of.
+// target is the package client-go's files become part of, and what its
+// adapter declares in their place (see stage.replaces and stage.renames).
 type target struct {
 	pkg        string // its name: deltafifo
 	importPath string // its import path: informer-from-scratch/03-deltafifo
+	replaces   []string
+	renames    map[string]string
+	imports    []string
+}
+
+// markReplaced marks the helpers to.replaces names, and checks that each is
+// one: a top-level declaration of the files that is not a test.
+func markReplaced(all []*unit, to target) error {
+	for _, name := range to.replaces {
+		found := false
+		for _, u := range all {
+			if u.recv == "" && slices.Contains(u.names, name) {
+				if testKind(name) != "" || name == "TestMain" || name == "init" {
+					return fmt.Errorf("stages.go: %s replaces %s, which is a test: a test is excluded, never replaced", to.pkg, name)
+				}
+				u.replaced, found = true, true
+			}
+		}
+		if !found {
+			return fmt.Errorf("stages.go: %s replaces %s, which client-go's files do not declare", to.pkg, name)
+		}
+	}
+	return nil
+}
+
+// renamedCalls returns the identifiers under n that to.renames renames: the
+// function of a call f(…), where f is a plain name.
+func renamedCalls(n ast.Node, renames map[string]string) []*ast.Ident {
+	var ids []*ast.Ident
+	ast.Inspect(n, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if id, ok := call.Fun.(*ast.Ident); ok && renames[id.Name] != "" {
+				ids = append(ids, id)
+			}
+		}
+		return true
+	})
+	return ids
+}
+
+// checkRenames makes sure every rename is one: client-go's files call the
+// name, and do not declare it (a helper of theirs is replaced, not renamed).
+func checkRenames(all []*unit, to target) error {
+	for _, old := range sortedKeys(to.renames) {
+		called := false
+		for _, u := range all {
+			if u.recv == "" && slices.Contains(u.names, old) {
+				return fmt.Errorf("stages.go: %s renames calls to %s, which client-go's files declare themselves", to.pkg, old)
+			}
+			called = called || len(renamedCalls(u.node, map[string]string{old: to.renames[old]})) > 0
+		}
+		if !called {
+			return fmt.Errorf("stages.go: %s renames calls to %s, which client-go's files never call", to.pkg, old)
+		}
+	}
+	return nil
+}
+
+// checkImports makes sure every import to.imports points at our package is
+// one: an external test file imports it, and no internal one does (a file of
+// our own package cannot import that package, so its client-go import would
+// silently stay client-go's).
+func checkImports(files []*cgFile, to target) error {
+	for _, want := range to.imports {
+		imported := false
+		for _, f := range files {
+			for _, imp := range f.ast.Imports {
+				if strings.Trim(imp.Path.Value, "\"`") != want {
+					continue
+				}
+				if !strings.HasSuffix(f.ast.Name.Name, "_test") {
+					return fmt.Errorf("stages.go: %s points imports of %s at our package, but %s, a file of the package itself, imports it", to.pkg, want, f.rel)
+				}
+				imported = true
+			}
+		}
+		if !imported {
+			return fmt.Errorf("stages.go: %s points imports of %s at our package, which client-go's files never import", to.pkg, want)
+		}
+	}
+	return nil
 }
 
 // rewrite returns f's source with its package clause naming the target (an
@@ -280,11 +367,21 @@ func rewrite(fset *token.FileSet, f *cgFile, us []*unit, to target, pkgNames map
 			kept[u.decl]++
 		}
 	}
+	// Replacements that change a line's length are applied last, from the
+	// end of the file back, so they do not shift the offsets used above.
+	type edit struct {
+		from, to int
+		text     string
+	}
+	var edits []edit
 	used := map[string]bool{} // selector qualifiers in what stays: the imports it uses
 	for _, u := range us {
 		if u.live {
 			for q := range u.quals {
 				used[q] = true
+			}
+			for _, id := range renamedCalls(u.node, to.renames) {
+				edits = append(edits, edit{off(id.Pos()), off(id.End()), to.renames[id.Name]})
 			}
 			continue
 		}
@@ -305,18 +402,12 @@ func rewrite(fset *token.FileSet, f *cgFile, us []*unit, to target, pkgNames map
 			blankDecl(doc, n)
 		}
 	}
-	// Replacements that change a line's length are applied last, from the
-	// end of the file back, so they do not shift the offsets used above.
-	type edit struct {
-		from, to int
-		text     string
-	}
 	pkgClause := to.pkg
 	external := strings.HasSuffix(f.ast.Name.Name, "_test")
 	if external {
 		pkgClause += "_test"
 	}
-	edits := []edit{{off(f.ast.Name.Pos()), off(f.ast.Name.End()), pkgClause}}
+	edits = append(edits, edit{off(f.ast.Name.Pos()), off(f.ast.Name.End()), pkgClause})
 	clientGoPkg := "k8s.io/client-go/" + path.Dir(f.rel)
 	for _, imp := range f.ast.Imports {
 		importPath := strings.Trim(imp.Path.Value, "\"`")
@@ -328,9 +419,10 @@ func rewrite(fset *token.FileSet, f *cgFile, us []*unit, to target, pkgNames map
 			return nil, fmt.Errorf("%s: no package name known for import %q", f.rel, importPath)
 		}
 		if name == "_" || name == "." || used[name] {
-			if external && importPath == clientGoPkg {
+			if external && (importPath == clientGoPkg || slices.Contains(to.imports, importPath)) {
 				// The package under test is ours now, under the name
-				// the file uses for client-go's.
+				// the file uses for client-go's; so is a package whose
+				// names the adapter declares (stage.imports).
 				edits = append(edits, edit{off(imp.Path.Pos()), off(imp.Path.End()), name + " " + strconv.Quote(to.importPath)})
 			}
 			continue
@@ -376,6 +468,15 @@ func prepare(fset *token.FileSet, files []*cgFile, to target, runs func(file, na
 			}
 			sort.Strings(p.tests[f.rel])
 		}
+	}
+	if err := markReplaced(all, to); err != nil {
+		return nil, err
+	}
+	if err := checkRenames(all, to); err != nil {
+		return nil, err
+	}
+	if err := checkImports(files, to); err != nil {
+		return nil, err
 	}
 	markLive(all)
 	for _, f := range files {

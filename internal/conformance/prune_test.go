@@ -145,6 +145,49 @@ func TestPrepareExternalTestPackage(t *testing.T) {
 	}
 }
 
+// A package the adapter declares names of (stage.imports) is pointed at ours
+// too, under the name the file gave it; an import not listed stays
+// client-go's.
+func TestPreparePointsListedImportsAtOurPackage(t *testing.T) {
+	src := "package dynamiclister_test\n\nimport (\n\t\"testing\"\n\n\t\"k8s.io/client-go/dynamic/dynamiclister\"\n\t\"k8s.io/client-go/tools/cache\"\n\t\"k8s.io/client-go/tools/pager\"\n)\n\nfunc TestGet(t *testing.T) { dynamiclister.New(cache.NewIndexer(), pager.New) }\n"
+	fset := token.NewFileSet()
+	f, err := parseFile(fset, "dynamic/dynamiclister/lister_test.go", []byte(src), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{"testing": "testing", "k8s.io/client-go/dynamic/dynamiclister": "dynamiclister",
+		"k8s.io/client-go/tools/cache": "cache", "k8s.io/client-go/tools/pager": "pager"}
+	to := target{pkg: "dynamiclister", importPath: "informer-from-scratch/07-factory/dynamiclister", imports: []string{"k8s.io/client-go/tools/cache"}}
+	p, err := prepare(fset, []*cgFile{f}, to, func(string, string) bool { return true }, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.NewReplacer(
+		`"k8s.io/client-go/dynamic/dynamiclister"`, `dynamiclister "informer-from-scratch/07-factory/dynamiclister"`,
+		`"k8s.io/client-go/tools/cache"`, `cache "informer-from-scratch/07-factory/dynamiclister"`,
+	).Replace(src)
+	if diff := cmp.Diff(want, string(p.files["dynamic/dynamiclister/lister_test.go"])); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+
+	// Pointing an import no file has, or one a file of the package itself
+	// has (it cannot import its own package), is refused.
+	for name, c := range map[string]struct{ src, imp string }{
+		"not imported":     {src, "k8s.io/client-go/rest"},
+		"an internal file": {strings.Replace(src, "package dynamiclister_test", "package dynamiclister", 1), "k8s.io/client-go/tools/cache"},
+	} {
+		fset := token.NewFileSet()
+		f, err := parseFile(fset, "dynamic/dynamiclister/lister_test.go", []byte(c.src), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		to.imports = []string{c.imp}
+		if _, err := prepare(fset, []*cgFile{f}, to, func(string, string) bool { return true }, names); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
 func TestTestKind(t *testing.T) {
 	for name, want := range map[string]string{
 		"TestFoo": "Test", "Test_foo": "Test", "Test": "Test", "Testify": "", "TestMain": "",
@@ -293,6 +336,102 @@ func TestSkipPatternSkipsExactlyTheExcludedCases(t *testing.T) {
 	for name, skipped := range want {
 		if ran[name] == skipped {
 			t.Errorf("go test -skip %q: %s ran: %v, want %v", pattern, name, ran[name], !skipped)
+		}
+	}
+}
+
+// A helper the adapter declares instead (replaces) goes, its uses stay; a
+// call to a function ours declares with another signature (renames) calls
+// the adapter's wrapper. A method of that name, or a mention that is not a
+// call, is left alone, and so is every line's number.
+func TestPrepareReplacesHelpersAndRenamesCalls(t *testing.T) {
+	const src = `package cache
+
+import "strings"
+
+// count reads an internal field.
+func count(i *informer) int { return len(i.processor.listeners) }
+
+func TestCounts(t *testing.T) {
+	_ = count(nil)
+	_ = processDeltas(logger, strings.ToUpper("x"))
+	_ = fifo.processDeltas(logger)
+	f := processDeltas
+	_ = f
+}
+`
+	to := target{pkg: "informer", importPath: "informer-from-scratch/06-sharedinformer",
+		replaces: []string{"count"}, renames: map[string]string{"processDeltas": "processDeltasWithLogger"}}
+	fset := token.NewFileSet()
+	f, err := parseFile(fset, "tools/cache/x_test.go", []byte(src), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{"strings": "strings"}
+	p, err := prepare(fset, []*cgFile{f}, to, func(string, string) bool { return true }, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(p.files["tools/cache/x_test.go"])
+	want := strings.NewReplacer(
+		"package cache", "package informer",
+		"// count reads an internal field.", strings.Repeat(" ", len("// count reads an internal field.")),
+		"func count(i *informer) int { return len(i.processor.listeners) }", strings.Repeat(" ", len("func count(i *informer) int { return len(i.processor.listeners) }")),
+		"_ = processDeltas(logger,", "_ = processDeltasWithLogger(logger,",
+	).Replace(src)
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"count"}, p.dropped["tools/cache/x_test.go"]); diff != "" {
+		t.Errorf("dropped (-want +got):\n%s", diff)
+	}
+}
+
+// A replace or a rename that means nothing is refused: it would hide a
+// change in client-go's files, or replace a test.
+func TestPrepareRefusesStaleReplacesAndRenames(t *testing.T) {
+	const src = "package cache\n\nfunc helper() {}\n\nfunc TestX(t *testing.T) { helper(); called() }\n"
+	for name, to := range map[string]target{
+		"replaces a test":           {replaces: []string{"TestX"}},
+		"replaces what is not":      {replaces: []string{"gone"}},
+		"renames a declaration":     {renames: map[string]string{"helper": "other"}},
+		"renames what no one calls": {renames: map[string]string{"gone": "other"}},
+	} {
+		fset := token.NewFileSet()
+		f, err := parseFile(fset, "tools/cache/x_test.go", []byte(src), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		to.pkg = "informer"
+		if _, err := prepare(fset, []*cgFile{f}, to, func(string, string) bool { return true }, nil); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	// The same, meant: accepted.
+	fset := token.NewFileSet()
+	f, _ := parseFile(fset, "tools/cache/x_test.go", []byte(src), true)
+	if _, err := prepare(fset, []*cgFile{f}, target{pkg: "informer", replaces: []string{"helper"}, renames: map[string]string{"called": "c"}},
+		func(string, string) bool { return true }, nil); err != nil {
+		t.Errorf("a meaningful replace and rename: %v", err)
+	}
+}
+
+func TestSelectedBy(t *testing.T) {
+	for _, c := range []struct {
+		run, name string
+		want      bool
+	}{
+		{"", "TestA", true},
+		{"TestA", "TestAB", true},
+		{"TestA$", "TestAB", false},
+		{"TestReplaceEvents|TestResetWatch", "TestResetWatch", true},
+		{"TestWatchList/the_old_way", "TestWatchList", true},
+		{"TestWatch/x", "TestWatchList", true}, // go test runs TestWatchList too, and finds no case x
+		{"TestW[/]x", "TestW/x", true},
+		{"TestX/sub", "TestY", false},
+	} {
+		if got := selectedBy(c.run, c.name); got != c.want {
+			t.Errorf("selectedBy(%q, %q) = %v, want %v", c.run, c.name, got, c.want)
 		}
 	}
 }

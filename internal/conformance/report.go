@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -113,7 +114,10 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 		for _, file := range b.tests {
 			r := &row{stage: b.dir, file: file}
 			for _, t := range b.prepared.tests[file] {
-				if ex.excluded(file, t) != nil {
+				if !b.runsHere(t) {
+					continue // another stage's (stage.only)
+				}
+				if b.excluded(ex, file, t) != nil {
 					r.excluded++
 					continue
 				}
@@ -140,7 +144,7 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 					r.failed++
 					r.failures = append(r.failures, t+" (started, never finished: it hung or crashed; its output is below)")
 				default:
-					if o.run != "" && !res.failed[pkg] {
+					if !strings.HasPrefix(t, "Benchmark") && !selectedBy(o.run, t) {
 						r.notSelected++ // -run left it out
 						continue
 					}
@@ -212,6 +216,24 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 		fmt.Fprintf(w, "%d tests not selected by -run %q.\n", total.notSelected, o.run)
 	}
 
+	for _, b := range bs {
+		if len(b.replaces) > 0 {
+			fmt.Fprintf(w, "%s: its adapter declares client-go's helpers %s itself (stages.go says why).\n", b.dir, strings.Join(b.replaces, ", "))
+		}
+		if len(b.renames) > 0 {
+			var calls []string
+			for _, old := range sortedKeys(b.renames) {
+				calls = append(calls, old+" → "+b.renames[old])
+			}
+			fmt.Fprintf(w, "%s: calls renamed to the adapter's wrappers: %s (stages.go says why).\n", b.dir, strings.Join(calls, ", "))
+		}
+		if len(b.imports) > 0 {
+			fmt.Fprintf(w, "%s: imports of %s point at our package, where the adapter declares their names (stages.go says why).\n", b.dir, strings.Join(b.imports, ", "))
+		}
+		if len(b.only) > 0 {
+			fmt.Fprintf(w, "%s: runs only %s of %s; the rest is another stage's (stages.go says why).\n", b.dir, strings.Join(b.only, ", "), strings.Join(b.tests, ", "))
+		}
+	}
 	for _, s := range pending {
 		tests, benchmarks := 0, 0
 		for _, file := range s.tests {
@@ -251,7 +273,10 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 		for _, b := range bs {
 			for _, file := range b.tests {
 				for _, t := range b.prepared.tests[file] {
-					if x := ex.excluded(file, t); x != nil {
+					if !b.runsHere(t) {
+						continue
+					}
+					if x := b.excluded(ex, file, t); x != nil {
 						fmt.Fprintf(w, "  %s %s: %s\n", file, t, x.reason)
 					}
 					for _, x := range ex.subtests[file][t] {
@@ -286,6 +311,29 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 		}
 	}
 	return anyFailed
+}
+
+// selectedBy reports whether go test -run run runs the top-level test name:
+// the expression's first level matches it (go test splits the expression at
+// each slash outside brackets and parentheses). An empty run selects all.
+func selectedBy(run, name string) bool {
+	depth, escaped := 0, false
+	for i, c := range run {
+		switch {
+		case escaped:
+			escaped = false
+		case c == '\\':
+			escaped = true
+		case c == '[' || c == '(':
+			depth++
+		case c == ']' || c == ')':
+			depth--
+		case c == '/' && depth == 0:
+			return selectedBy(run[:i], name)
+		}
+	}
+	re, err := regexp.Compile(run)
+	return err != nil || re.MatchString(name) // go test reports a bad expression itself
 }
 
 func orNone(s string) string {

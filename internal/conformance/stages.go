@@ -1,5 +1,7 @@
 package main
 
+import "slices"
+
 // stages.go is the table of which client-go test files run against which of
 // our packages. Adding a stage is one entry here and one adapter file in
 // adapters/; a stage whose directory does not exist yet is reported as
@@ -27,18 +29,67 @@ type stage struct {
 	// that package for the whole run, so its names must not clash with
 	// client-go's test helpers there (ours start with Conformance).
 	internals map[string]string
+	// replaces are client-go test helpers (top-level declarations of the
+	// files above, never a test) that the adapter declares instead, because
+	// what they read is out of the tests' reach here: client-go's
+	// eventHandlerCount counts the processor's listeners, a field of a type
+	// that is stage 05's and unexported there. The helper's declaration is
+	// removed; every use of it stays, and calls the adapter's.
+	replaces []string
+	// renames are functions the tests call by a name our package declares
+	// with another signature: client-go's processDeltas takes a klog.Logger
+	// first, ours (which does not log) does not. Each call name(…) becomes a
+	// call to the adapter's function named by the value, which takes
+	// client-go's arguments and calls ours. Only calls are renamed.
+	renames map[string]string
+	// imports are client-go packages that the stage's external test files
+	// (package x_test) import beside the one under test, and whose names
+	// the adapter declares: client-go's dynamic informer tests build their
+	// handlers and wait for the caches with tools/cache, which is stages
+	// 04-06 here. Each import of one is pointed at our package under test,
+	// under the name the file gives it, so cache.WaitForCacheSync is the
+	// adapter's alias of ours.
+	imports []string
+	// only, when set, are the tests this stage runs of its files; the
+	// others are another stage's. A file whose tests are split between two
+	// stages is in both (client-go's wait_test.go tests WaitFor, stage 06's,
+	// and SyncResult, which stage 07 declares). An exclusion of one of these
+	// tests is the other stage's: it says why that stage does not run it.
+	only []string
+}
+
+// runsHere reports whether test t of the stage's files is this stage's.
+func (s stage) runsHere(t string) bool { return len(s.only) == 0 || slices.Contains(s.only, t) }
+
+// excluded is why test t of file does not run in this stage, or nil. A
+// stage with only runs what it names whatever exclusions.txt says of the
+// file: those lines are about the stage that runs the rest.
+func (s stage) excluded(ex *exclusions, file, t string) *exclusion {
+	if len(s.only) > 0 {
+		return nil
+	}
+	return ex.excluded(file, t)
+}
+
+// target is the package the stage's client-go files become part of.
+func (s stage) target() target {
+	return target{pkg: s.pkg, importPath: modulePath + s.dir, replaces: s.replaces, renames: s.renames, imports: s.imports}
 }
 
 // clientGoTestDirs are the client-go directories whose test files the runner
 // accounts for: each *_test.go in them must be a stage's test file, or be
-// excluded as a whole in exclusions.txt.
+// excluded as a whole in exclusions.txt. A directory ending in /... stands
+// for every directory under it too (the generated informers and listers:
+// client-go v0.37.2 has one test file in all of them).
 var clientGoTestDirs = []string{
 	"tools/cache",
 	"tools/cache/synctrack",
 	"tools/cache/testing",
 	"tools/pager",
-	"informers",
+	"informers/...",
+	"listers/...",
 	"dynamic/dynamicinformer",
+	"dynamic/dynamiclister",
 	"util/workqueue",
 }
 
@@ -103,7 +154,6 @@ var stages = []stage{
 			"tools/cache/thread_safe_store_test.go",
 			"tools/cache/index_test.go",
 			"tools/cache/listers_test.go",
-			"tools/cache/typed_test.go",
 		},
 		support: cacheSupport,
 	},
@@ -118,30 +168,67 @@ var stages = []stage{
 		},
 		support: cacheSupport,
 	},
-
-	// Waiting: these stages run once their directory exists and their entry
-	// names an adapter. Which tests each one cannot run is for its author
-	// to say in exclusions.txt; an external test package (package
-	// workqueue_test) has its import of client-go's package pointed at ours.
 	{
-		dir: "06-sharedinformer",
-		pkg: "informer",
+		dir:     "06-sharedinformer",
+		pkg:     "informer",
+		adapter: "informer.go",
+		internals: map[string]string{
+			"03-deltafifo": "informer_deltafifo.go", // RealFIFO.keyOf, for Example
+			"04-indexer":   "informer_indexer.go",   // typedIndexer, for TestTypedIndexer
+			"05-processor": "informer_processor.go", // the processor's listeners, for eventHandlerCount and isRegistered
+		},
+		// They read the processor's listeners, which are stage 05's here.
+		replaces: []string{"eventHandlerCount", "isRegistered"},
+		// client-go's take a klog.Logger first; ours do not log.
+		renames: map[string]string{
+			"processDeltas":        "processDeltasWithLogger",
+			"processDeltasInBatch": "processDeltasInBatchWithLogger",
+		},
 		tests: []string{
 			"tools/cache/shared_informer_test.go",
 			"tools/cache/controller_test.go",
 			"tools/cache/wait_test.go",
 			"tools/cache/controller_bench_test.go",
 			"tools/cache/shared_informer_bench_test.go",
-			"tools/cache/mutation_detector_test.go",
-			"tools/cache/identity_test.go",
+			// It tests three layers: the typed indexer (stage 04), the typed
+			// handlers (05) and the typed informer (06). It runs here, the
+			// one package that sees all three.
+			"tools/cache/typed_test.go",
 		},
+		support: append([]string{
+			"tools/cache/util_test.go", // newFakeControllerSource, threadSafeBuffer
+		}, cacheSupport...),
+	},
+
+	// Waiting: these stages run once their directory exists and their entry
+	// names an adapter. Which tests each one cannot run is for its author
+	// to say in exclusions.txt; an external test package (package
+	// workqueue_test) has its import of client-go's package pointed at ours.
+	{
+		dir:     "07-factory",
+		pkg:     "factory",
+		adapter: "factory.go",
+		// SyncResult is client-go's tools/cache's, and stage 07's here;
+		// the rest of wait_test.go is stage 06's.
+		tests:   []string{"tools/cache/wait_test.go"},
+		only:    []string{"TestSyncResult"},
+		support: cacheSupport,
 	},
 	{
-		dir: "07-factory",
-		pkg: "factory",
-		tests: []string{
-			"dynamic/dynamicinformer/informer_test.go",
-		},
+		dir:     "07-factory/dynamicinformer",
+		pkg:     "dynamicinformer",
+		adapter: "dynamicinformer.go",
+		// Its handlers and its wait are tools/cache's: stages 05 and 06.
+		imports: []string{"k8s.io/client-go/tools/cache"},
+		tests:   []string{"dynamic/dynamicinformer/informer_test.go"},
+	},
+	{
+		dir:     "07-factory/dynamiclister",
+		pkg:     "dynamiclister",
+		adapter: "dynamiclister.go",
+		// Its indexer is tools/cache's: stages 03 and 04.
+		imports: []string{"k8s.io/client-go/tools/cache"},
+		tests:   []string{"dynamic/dynamiclister/lister_test.go"},
 	},
 	{
 		dir:     "08-workqueue-controller/workqueue",

@@ -8,13 +8,19 @@
 //     and a link's #fragment names a heading of the file it points at, as
 //     GitHub makes anchors from headings (the glossary depends on it);
 //   - every client-go file a chapter or a stage's source file cites (written
-//     as `tools/cache/reflector.go`) exists in k8s.io/client-go v0.37.2, and
-//     every client-go identifier a chapter cites (written as
-//     `cache.NewReflectorWithOptions`, `pager.ListPager.List` or
-//     `cache.processorListener.pop`) is declared there: a function, type,
+//     as `tools/cache/reflector.go`, `informers/factory.go` or
+//     `dynamic/dynamicinformer/informer.go`) exists in k8s.io/client-go
+//     v0.37.2, and every client-go identifier a chapter cites (written as
+//     `cache.NewReflectorWithOptions`, `pager.ListPager.List`,
+//     `cache.processorListener.pop`, `informers.sharedInformerFactory.Start`
+//     or `dynamicinformer.NewDynamicSharedInformerFactory(client, 0)`) is
+//     declared there: a function, type,
 //     variable, constant, method or field (cite a method on the type or
 //     interface that declares it, not on one that embeds it). The same holds
 //     for the apimachinery and k8s.io/utils packages informers are built on,
 //     cited as `wait.UntilWithContext`, `utilruntime.HandleCrash`,
-//     `buffer.RingGrowing`, `meta.`, `sets.` or `labels.` (see packageDirs).
+//     `buffer.RingGrowing`, `meta.`, `sets.` or `labels.` (see packageDirs);
+//   - every name a stage file's header lists after the client-go file it
+//     mirrors ("Mirrors k8s.io/client-go v0.37.2 tools/cache/store.go:
+//     Store, NewStore") is declared in that file's package (mirrors.go).
 package docscheck

@@ -112,12 +112,14 @@ func TestRelativeLinksResolve(t *testing.T) {
 }
 
 var (
-	citedFile       = regexp.MustCompile(`^(?:k8s\.io/client-go/)?((?:tools|util|rest|informers|listers|kubernetes|dynamic|metadata)/[\w./-]+\.go)$`)
-	citedIdentifier = regexp.MustCompile(`^([a-z][a-z0-9]*)\.([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?(?:\(\))?$`)
-	// A client-go path in a Go file's header: tools/... or util/..., alone or
-	// after k8s.io/client-go/, but not the tail of another module's path
-	// such as apimachinery's pkg/util/wait/backoff.go.
-	citedFileInGo = regexp.MustCompile(`(?:^|[\s(])(?:k8s\.io/client-go/)?((?:tools|util)/[\w/-]+\.go)\b`)
+	citedFile = regexp.MustCompile(`^(?:k8s\.io/client-go/)?((?:tools|util|rest|informers|listers|kubernetes|dynamic|metadata)/[\w./-]+\.go)$`)
+	// pkg.Name, pkg.Type.Member, either as a call: pkg.F() or pkg.F(a, b).
+	citedIdentifier = regexp.MustCompile(`^([a-z][a-z0-9]*)\.([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?(?:\([^()]*\))?$`)
+	// A client-go path in a Go file's header: one of client-go's top
+	// directories the stages mirror, alone or after k8s.io/client-go/, but
+	// not the tail of another module's path such as apimachinery's
+	// pkg/util/wait/backoff.go.
+	citedFileInGo = regexp.MustCompile(`(?:^|[\s(])(?:k8s\.io/client-go/)?((?:tools|util|rest|informers|listers|kubernetes|dynamic|metadata)/[\w/-]+\.go)\b`)
 )
 
 func TestChaptersCiteOnlyWhatClientGoHas(t *testing.T) {
@@ -180,13 +182,16 @@ func checkCitation(clientGo, text string) error {
 }
 
 // TestStageSourcesCiteRealClientGoFiles checks the opening comments of the
-// stages' Go files: every client-go file they say they mirror must exist.
+// stages' Go files: every client-go file they say they mirror must exist,
+// and every name their "Mirrors" sentence lists after a file must be
+// declared in that file's package (mirrors.go).
 func TestStageSourcesCiteRealClientGoFiles(t *testing.T) {
 	dir, err := clientGoDir()
 	if err != nil {
 		t.Fatal(err)
 	}
 	stages, _ := filepath.Glob(filepath.Join(root, "0[1-8]-*"))
+	names := 0
 	for _, stage := range stages {
 		filepath.WalkDir(stage, func(path string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
@@ -197,13 +202,28 @@ func TestStageSourcesCiteRealClientGoFiles(t *testing.T) {
 				return err
 			}
 			header, _, _ := strings.Cut(string(b), "\npackage ")
+			rel, _ := filepath.Rel(root, path)
 			for _, m := range citedFileInGo.FindAllStringSubmatch(header, -1) {
 				if _, err := os.Stat(filepath.Join(dir, m[1])); err != nil {
-					rel, _ := filepath.Rel(root, path)
 					t.Errorf("%s cites %s, which client-go %s does not have", rel, m[1], clientGoVersion)
+				}
+			}
+			for _, n := range mirroredNames(header) {
+				names++
+				decls, err := packageDeclarations(filepath.Join(dir, n.dir))
+				if err != nil {
+					continue // the file check above reports a directory that is not there
+				}
+				if !decls.declares(n.name) {
+					t.Errorf("%s says it mirrors %s of %s, which client-go %s does not declare there", rel, n.name, n.dir, clientGoVersion)
 				}
 			}
 			return nil
 		})
+	}
+	// The stages' headers list over 450 names; far fewer means the reading
+	// of them broke, and the check above passes for want of anything to check.
+	if names < 300 {
+		t.Errorf("the stages' headers list %d client-go names after the files they mirror; want 300 or more (did mirroredNames or the headers' form change?)", names)
 	}
 }
