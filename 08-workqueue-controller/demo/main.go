@@ -6,15 +6,17 @@
 // deletes a Foo, and shuts the controller down with a drain while a
 // reconcile is in flight. Every key's path is a row of the timeline:
 // handler → workqueue (len, dirty) → worker → lister → API write; the
-// workqueue's metrics close it. Run it with `make run-stage 8`;
-// ARGS=--break=NAME takes one mechanism away to show what goes wrong without
-// it (ARGS=--break=help lists them).
+// workqueue's metrics close it. Run it with `make run-stage 8`.
 //
 // The playground has no kube-controller-manager: internal/standin plays the
 // deployment controller (a Deployment's status) and the garbage collector
 // (a Foo's Deployment deleted with it), and the timeline says so on each of
 // its rows. On a real cluster (--kubeconfig), the real ones do, and the
 // demo writes only inside a namespace of its own (see realcluster.go).
+//
+// ARGS=--break=NAME takes one mechanism away (the dirty set, Forget, the
+// owner reference) to show what goes wrong without it; ARGS=--break=help
+// lists them (breaks.go).
 package main
 
 import (
