@@ -140,7 +140,7 @@ func (s *script) failAgain() error {
 		}
 		return nil
 	}
-	return fmt.Errorf("Foo flaky's Deployment came back without the injected failure")
+	return fmt.Errorf("step 7: flaky's Deployment came back without the injected failure")
 }
 
 // refusedWithoutOwner ends step 7 under --break=owner-reference: the
