@@ -150,4 +150,3 @@ func kindOfRequest(query string) string {
 	}
 	return strings.Join(kept, "&")
 }
-
