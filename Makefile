@@ -108,7 +108,7 @@ generate:
 	@$(GO) run ./07-factory/gen
 
 # The demos whose tests draw a chapter's sequence diagrams from a scripted run.
-DIAGRAM_PKGS := $(foreach s,1 2 3 4 5 6 7,./$(STAGE_DIR_$(s))/demo)
+DIAGRAM_PKGS := $(foreach s,1 2 3 4 5 6 7 8,./$(STAGE_DIR_$(s))/demo)
 
 ## diagrams: redraw the chapters' sequence diagrams from scripted runs, and render every diagram to .bin/diagrams/*.png (needs Node.js and Chromium)
 .PHONY: diagrams

@@ -17,6 +17,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/internal/demo"
 )
 
 // breakFlag is --break: the name of one informer.Breaks switch, or "help".
@@ -24,19 +25,7 @@ var breakFlag string
 
 // breakHelpAsked reports whether the arguments ask for --break=help, which
 // the demo answers before it starts a playground.
-func breakHelpAsked(args []string) bool {
-	for i, a := range args {
-		switch a {
-		case "--break=help", "-break=help":
-			return true
-		case "--break", "-break":
-			if i+1 < len(args) && args[i+1] == "help" {
-				return true
-			}
-		}
-	}
-	return false
-}
+func breakHelpAsked(args []string) bool { return demo.FlagAsks(args, "break", "help") }
 
 // printBreaks lists the switches, and how to run each.
 func printBreaks(w io.Writer) {

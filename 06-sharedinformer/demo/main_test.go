@@ -123,19 +123,7 @@ func TestBreakSwitchesShowTheirFailure(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := demotest.RunWithArgs(t, options, []string{"--break=" + tc.name}, run, "--break="+tc.name+": ")
-			rest := out
-			for _, row := range tc.want {
-				loc := regexp.MustCompile(row).FindStringIndex(rest)
-				if loc == nil {
-					t.Fatalf("--break=%s: no row matching %q after the rows before it:\n%s", tc.name, row, out)
-				}
-				rest = rest[loc[1]:]
-			}
-			for _, row := range tc.not {
-				if regexp.MustCompile(row).MatchString(out) {
-					t.Errorf("--break=%s: a row matches %q, which the switch should prevent:\n%s", tc.name, row, out)
-				}
-			}
+			demotest.RowsShowBreak(t, tc.name, out, tc.want, tc.not)
 		})
 	}
 }

@@ -14,10 +14,15 @@
 // (a Foo's Deployment deleted with it), and the timeline says so on each of
 // its rows. On a real cluster (--kubeconfig), the real ones do, and the
 // demo writes only inside a namespace of its own (see realcluster.go).
+//
+// ARGS=--break=NAME takes one mechanism away (the dirty set, Forget, the
+// owner reference) to show what goes wrong without it; ARGS=--break=help
+// lists them (breaks.go).
 package main
 
 import (
 	"flag"
+	"os"
 
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
@@ -44,6 +49,8 @@ var options = demo.Options{
 		fs.IntVar(&failFlag, "fail", 3, "how many times one reconcile fails (an injected 500 on its Deployment create) before it succeeds; 0 skips that step")
 		fs.IntVar(&workersFlag, "workers", 2, "how many workers the controller runs")
 		fs.StringVar(&namespaceFlag, "namespace", defaultRealNamespace, "on a real cluster: the namespace of its own the demo creates and writes in")
+		breakFlag = "" // a test may run the demo again in the same process
+		fs.Func("break", "take one mechanism away to see what breaks: dirty-set, forget, owner-reference (help: what each does)", breakFlagValue)
 		fs.BoolVar(&cleanupFlag, "cleanup", false, "on a real cluster: at the end, delete the demo's namespace (and the Foo CRD, if the demo created it and no Foo is left)")
 		webFlags(fs)
 	},
@@ -56,6 +63,10 @@ func main() {
 	// same error on its "worker failed" row, so the log would only say it
 	// twice, out of line.
 	klog.SetLogger(logr.Discard())
+	if demo.FlagAsks(os.Args[1:], "break", "help") { // a list needs no playground
+		printBreaks(os.Stdout)
+		return
+	}
 	demo.Main(options, run)
 }
 
@@ -83,6 +94,7 @@ func run(env *demo.Env) error {
 		s.editDeployment,
 		s.failingReconcile,
 		s.deleteFoo,
+		s.changesWhileHeld,
 		shutdown,
 		s.printMetrics,
 		s.cleanup,

@@ -54,6 +54,8 @@ type script struct {
 	stopStandin    context.CancelFunc
 	standinDone    chan struct{}
 	stopped        sync.Once
+	// breaks is --break's switch (breaks.go); the zero value is none.
+	breaks *breaks
 	// createdCRD is set when the demo registered the Foo CRD on a real
 	// cluster, so that --cleanup may remove it.
 	createdCRD bool
@@ -72,6 +74,12 @@ func newScript(env *demo.Env) (*script, error) {
 	}
 	s := &script{env: env, tl: env.Timeline, playground: env.OnPlayground(), kube: env.Client, dyn: dyn,
 		metrics: &memMetrics{}, timeout: 30 * time.Second}
+	if s.breaks, err = parseBreak(breakFlag); err != nil {
+		return nil, fmt.Errorf("--break=%s: %w", breakFlag, err)
+	}
+	if s.breaks.noOwnerReference && failFlag == 0 {
+		return nil, fmt.Errorf("--break=owner-reference shows in steps 7 and 8, which --fail=0 skips")
+	}
 	if !s.playground {
 		s.timeout = 2 * time.Minute
 	}
@@ -119,11 +127,13 @@ func (s *script) startController() error {
 	s.faults = &faults{namespace: s.ns}
 	cfg := s.env.RESTConfig()
 	cfg.Wrap(s.faults.wrap)
-	ctrl, err := controller.NewForConfig(cfg, controller.Options{
+	opts := controller.Options{
 		Namespace:       s.ns,
 		Observer:        s.trace.observe,
 		MetricsProvider: s.metrics,
-	})
+	}
+	s.applyBreaks(&opts, cfg) // --break: off by default
+	ctrl, err := controller.NewForConfig(cfg, opts)
 	if err != nil {
 		return err
 	}
@@ -214,9 +224,13 @@ func (s *script) failingReconcile() error {
 		"failure re-queues the key with AddRateLimited: the default controller rate limiter's per-item",
 		"backoff doubles the wait (5ms, 10ms, 20ms, …) until a reconcile succeeds and Forget resets it.")
 	s.faults.failNextCreates(failFlag)
+	s.breaks.ownerless.Store(s.breaks.noOwnerReference) // --break=owner-reference, from here on
 	mark := s.trace.mark()
 	if err := s.newFoo("flaky", "flaky-web"); err != nil {
 		return err
+	}
+	if s.breaks.noOwnerReference {
+		return s.refusedWithoutOwner(mark)
 	}
 	if err := s.wait("Foo flaky's Deployment after the failures", mark,
 		wrote("CREATE", s.deployment("flaky-web"), ""),
@@ -237,7 +251,7 @@ func (s *script) failingReconcile() error {
 	}
 	s.tl.Note("Foo flaky waited %s between its attempts; then it succeeded and was forgotten:", strings.Join(delays, ", "))
 	s.tl.Note("its next failure would wait 5ms again.")
-	return nil
+	return s.failAgain()
 }
 
 // deleteFoo deletes the Foo "flaky"; its Deployment goes with it, through
@@ -259,6 +273,9 @@ func (s *script) deleteFoo() error {
 		return err
 	}
 	s.tl.Event("demo", "DELETE", "Foo "+s.ns+"/flaky", "by hand")
+	if s.breaks.noOwnerReference {
+		return s.leftBehind(mark)
+	}
 	return s.wait("Deployment flaky-web gone with its Foo", mark, handled("OnDelete", s.deployment("flaky-web")))
 }
 

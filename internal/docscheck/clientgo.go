@@ -44,6 +44,7 @@ var packageDirs = map[string]citedPackage{
 	"wait":               {"k8s.io/apimachinery", "pkg/util/wait"},
 	"utilruntime":        {"k8s.io/apimachinery", "pkg/util/runtime"},
 	"meta":               {"k8s.io/apimachinery", "pkg/api/meta"},
+	"metav1":             {"k8s.io/apimachinery", "pkg/apis/meta/v1"},
 	"sets":               {"k8s.io/apimachinery", "pkg/util/sets"},
 	"labels":             {"k8s.io/apimachinery", "pkg/labels"},
 	"buffer":             {"k8s.io/utils", "buffer"},

@@ -114,7 +114,7 @@ func TestRelativeLinksResolve(t *testing.T) {
 var (
 	citedFile = regexp.MustCompile(`^(?:k8s\.io/client-go/)?((?:tools|util|rest|informers|listers|kubernetes|dynamic|metadata)/[\w./-]+\.go)$`)
 	// pkg.Name, pkg.Type.Member, either as a call: pkg.F() or pkg.F(a, b).
-	citedIdentifier = regexp.MustCompile(`^([a-z]+)\.([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?(?:\([^()]*\))?$`)
+	citedIdentifier = regexp.MustCompile(`^([a-z][a-z0-9]*)\.([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?(?:\([^()]*\))?$`)
 	// A client-go path in a Go file's header: one of client-go's top
 	// directories the stages mirror, alone or after k8s.io/client-go/, but
 	// not the tail of another module's path such as apimachinery's

@@ -5,6 +5,7 @@ package demotest
 import (
 	"bytes"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -60,4 +61,25 @@ func Kubeconfig(t *testing.T, server, token string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// RowsShowBreak checks the output of a demo run with --break=name: each of
+// want (regular expressions) must match, each after the one before it, and
+// none of not may match anywhere (the rows that show the mechanism the
+// switch took away still at work).
+func RowsShowBreak(t *testing.T, name, out string, want, not []string) {
+	t.Helper()
+	rest := out
+	for _, row := range want {
+		loc := regexp.MustCompile(row).FindStringIndex(rest)
+		if loc == nil {
+			t.Fatalf("--break=%s: no row matching %q after the rows before it:\n%s", name, row, out)
+		}
+		rest = rest[loc[1]:]
+	}
+	for _, row := range not {
+		if regexp.MustCompile(row).MatchString(out) {
+			t.Errorf("--break=%s: a row matches %q, which the switch should prevent:\n%s", name, row, out)
+		}
+	}
 }
