@@ -12,7 +12,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/record"
@@ -240,34 +239,3 @@ func drainEvents(r *record.FakeRecorder) []string {
 }
 
 var errInjected = errors.New("injected")
-
-// errorLog collects what is reported through utilruntime.HandleError.
-type errorLog struct {
-	mu   sync.Mutex
-	msgs []string
-}
-
-// captureErrors replaces utilruntime's error handlers until the test ends.
-// Besides letting a test read the reports, it keeps the default handlers
-// away from testing/synctest: the default one sleeps to rate-limit
-// itself, from a timestamp a bubble's clock can be decades away from.
-func captureErrors(t *testing.T) *errorLog {
-	l := &errorLog{}
-	saved := utilruntime.ErrorHandlers
-	utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{func(_ context.Context, err error, msg string, _ ...any) {
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		l.msgs = append(l.msgs, fmt.Sprintf("%s: %v", msg, err))
-	}}
-	t.Cleanup(func() { utilruntime.ErrorHandlers = saved })
-	return l
-}
-
-// take returns what was reported since the last take.
-func (l *errorLog) take() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	msgs := l.msgs
-	l.msgs = nil
-	return msgs
-}

@@ -6,17 +6,14 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/go-logr/logr"
-	"go.uber.org/goleak"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	"k8s.io/klog/v2"
 
 	"informer-from-scratch/internal/chaos"
 	"informer-from-scratch/internal/playground"
+	"informer-from-scratch/internal/testenv"
 	"informer-from-scratch/internal/timeline"
 )
 
@@ -34,41 +31,12 @@ var (
 // informer, the proxy and the workload must have ended.
 func TestMain(m *testing.M) {
 	flag.Parse()
-	klog.SetLogger(logr.Discard())
 	utilruntime.ReallyCrash = false
 	utilruntime.PanicHandlers = append(utilruntime.PanicHandlers, func(context.Context, any) { recoveredByClientGo.Add(1) })
-	code := m.Run()
-	if sharedCluster != nil {
-		sharedCluster.Stop()
-	}
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, "goleak:", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
+	testenv.Main(m, testenv.Options{Playground: playground.Options{DisableWatchCache: true}})
 }
 
-var (
-	clusterOnce   sync.Once
-	sharedCluster *playground.Cluster
-	clusterErr    error
-)
-
-func cluster(t *testing.T) *playground.Cluster {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("needs the playground; skipped with -short")
-	}
-	clusterOnce.Do(func() {
-		sharedCluster, clusterErr = playground.Start(context.Background(), playground.Options{DisableWatchCache: true, Progress: os.Stderr})
-	})
-	if clusterErr != nil {
-		t.Fatalf("starting the playground: %v", clusterErr)
-	}
-	return sharedCluster
-}
+func cluster(t *testing.T) *playground.Cluster { return testenv.Cluster(t) }
 
 // run runs one chaos run of both sides and fails t with the report and the
 // command that replays it.
