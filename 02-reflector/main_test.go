@@ -2,17 +2,12 @@ package reflector_test
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"sync"
 	"testing"
 
-	"github.com/go-logr/logr"
-	"go.uber.org/goleak"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	"k8s.io/klog/v2"
 
 	"informer-from-scratch/internal/playground"
+	"informer-from-scratch/internal/testenv"
 )
 
 // TestMain routes utilruntime.HandleErrorWithContext, which both reflectors
@@ -24,21 +19,11 @@ import (
 // test left a goroutine behind: a reflector's list, watch and resync loops
 // must all end when its context does.
 func TestMain(m *testing.M) {
-	klog.SetLogger(logr.Discard())
 	utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{recordHandledError}
-	code := m.Run()
-	if sharedCluster != nil {
-		if err := sharedCluster.Stop(); err != nil {
-			fmt.Fprintln(os.Stderr, "stopping the playground:", err)
-		}
-	}
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, "goleak:", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
+	testenv.Main(m, testenv.Options{
+		// The watch cache is off so that a compaction produces a real 410.
+		Playground: playground.Options{DisableWatchCache: true},
+	})
 }
 
 type recorderKey struct{}
@@ -58,27 +43,6 @@ func recordHandledError(ctx context.Context, err error, msg string, _ ...any) {
 	rec.add(entry{Call: "HandleError", Arg: detail})
 }
 
-var (
-	clusterOnce   sync.Once
-	sharedCluster *playground.Cluster
-	clusterErr    error
-)
-
 // cluster starts the playground the first time a test needs it; TestMain
-// stops it. The watch cache is off so that a compaction produces a real 410.
-func cluster(t *testing.T) *playground.Cluster {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("needs the playground; skipped with -short")
-	}
-	clusterOnce.Do(func() {
-		sharedCluster, clusterErr = playground.Start(context.Background(), playground.Options{
-			DisableWatchCache: true,
-			Progress:          os.Stderr,
-		})
-	})
-	if clusterErr != nil {
-		t.Fatalf("starting the playground: %v", clusterErr)
-	}
-	return sharedCluster
-}
+// stops it.
+func cluster(t *testing.T) *playground.Cluster { return testenv.Cluster(t) }

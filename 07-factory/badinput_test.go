@@ -23,9 +23,9 @@ import (
 	factory "informer-from-scratch/07-factory"
 	corev1informers "informer-from-scratch/07-factory/core/v1"
 	"informer-from-scratch/07-factory/dynamicinformer"
-	"informer-from-scratch/07-factory/internal/testenv"
 	"informer-from-scratch/07-factory/internalinterfaces"
 	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/testenv"
 )
 
 // panics runs f and returns what it panicked with, or nil.

@@ -17,8 +17,8 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/utils/ptr"
 
-	"informer-from-scratch/07-factory/internal/testenv"
 	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/testenv"
 )
 
 // fakeObjects are what each fake clientset starts with.

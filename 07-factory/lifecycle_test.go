@@ -11,7 +11,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"informer-from-scratch/07-factory/internal/testenv"
+	"informer-from-scratch/internal/testenv"
 )
 
 // lifecycleScript drives one factory through the rules of Start,

@@ -3,13 +3,13 @@ package factory_test
 import (
 	"testing"
 
-	"informer-from-scratch/07-factory/internal/testenv"
 	"informer-from-scratch/internal/playground"
+	"informer-from-scratch/internal/testenv"
 )
 
 // TestMain: testenv.Main silences klog, stops the playground the
 // integration tests share, and fails the package if a goroutine is left.
-func TestMain(m *testing.M) { testenv.Main(m) }
+func TestMain(m *testing.M) { testenv.Main(m, testenv.Options{}) }
 
 // cluster is the package's playground, started the first time a test needs
 // it.

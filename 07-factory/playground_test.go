@@ -20,8 +20,8 @@ import (
 
 	informer "informer-from-scratch/06-sharedinformer"
 
-	"informer-from-scratch/07-factory/internal/testenv"
 	"informer-from-scratch/internal/reqlog"
+	"informer-from-scratch/internal/testenv"
 )
 
 var namespaceSeq atomic.Int64

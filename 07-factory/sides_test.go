@@ -20,7 +20,7 @@ import (
 
 	informer "informer-from-scratch/06-sharedinformer"
 	factory "informer-from-scratch/07-factory"
-	"informer-from-scratch/07-factory/internal/testenv"
+	"informer-from-scratch/internal/testenv"
 )
 
 // The kinds every test asks both factories for, by resource name.

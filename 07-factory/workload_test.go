@@ -14,8 +14,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 
-	"informer-from-scratch/07-factory/internal/testenv"
 	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/testenv"
 )
 
 // workload makes seeded random changes to pods, config maps, services and

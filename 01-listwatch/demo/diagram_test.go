@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"io"
 	"net/url"
 	"strings"
 	"testing"
-	"testing/synctest"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -28,13 +26,8 @@ import (
 // events one at a time; everything runs on the test's goroutine but the
 // fake watches, inside a testing/synctest bubble.
 func TestSequenceDiagram(t *testing.T) {
-	var diagram string
-	synctest.Test(t, func(t *testing.T) {
-		tl := timeline.New(io.Discard)
-		rec := seqdiagram.Record(tl)
+	seqdiagram.CheckScripted(t, "01-listwatch", "list-watch-watchlist", listWatchSpec, func(t *testing.T, ctx context.Context, tl *timeline.Timeline) {
 		srv := seqdiagram.NewServer(tl, "/api/v1/namespaces/stage01/pods")
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
 		s := &script{env: &demo.Env{Ctx: ctx, Timeline: tl, Writes: true}, ns: "stage01"}
 		lw := srv.ListWatch()
 
@@ -91,12 +84,7 @@ func TestSequenceDiagram(t *testing.T) {
 			relay(t, s, fw, w, e)
 		}
 		w.Stop()
-
-		if diagram, err = listWatchSpec.Render(rec.Rows()); err != nil {
-			t.Fatal(err)
-		}
 	})
-	seqdiagram.CheckChapter(t, "01-listwatch/demo", "01-listwatch", "list-watch-watchlist", diagram)
 }
 
 // relay sends e as the server and prints it as the demo does on receipt.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"net/url"
 	"strings"
 	"testing"
@@ -32,33 +31,18 @@ import (
 // but in the bubble it only moves the fake clock, which the diagram does
 // not show; so are the watches' random timeoutSeconds, which it leaves out.
 func TestSequenceDiagram(t *testing.T) {
-	t.Run("list-watch-relist", func(t *testing.T) {
-		diagram := record(t, listWatchRelist)
-		seqdiagram.CheckChapter(t, "02-reflector/demo", "02-reflector", "list-watch-relist", diagram)
-	})
-	t.Run("watchlist", func(t *testing.T) {
-		diagram := record(t, watchListStream)
-		seqdiagram.CheckChapter(t, "02-reflector/demo", "02-reflector", "watchlist", diagram)
-	})
+	t.Run("list-watch-relist", func(t *testing.T) { check(t, "list-watch-relist", listWatchRelist) })
+	t.Run("watchlist", func(t *testing.T) { check(t, "watchlist", watchListStream) })
 }
 
-// record runs scenario in a bubble and draws its timeline.
-func record(t *testing.T, scenario func(s *script, srv *seqdiagram.Server)) string {
-	var diagram string
-	synctest.Test(t, func(t *testing.T) {
-		tl := timeline.New(io.Discard)
-		rec := seqdiagram.Record(tl)
+// check runs scenario against a scripted apiserver and checks its drawing
+// against the chapter's block called name.
+func check(t *testing.T, name string, scenario func(s *script, srv *seqdiagram.Server)) {
+	seqdiagram.CheckScripted(t, "02-reflector", name, reflectorSpec, func(t *testing.T, ctx context.Context, tl *timeline.Timeline) {
 		srv := seqdiagram.NewServer(tl, "/api/v1/namespaces/stage02/pods")
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
 		s := &script{env: &demo.Env{Ctx: ctx, Writes: true}, tl: tl, ns: "stage02", lw: srv.ListWatch()}
 		scenario(s, srv)
-		var err error
-		if diagram, err = reflectorSpec.Render(rec.Rows()); err != nil {
-			t.Fatal(err)
-		}
 	})
-	return diagram
 }
 
 // listWatchRelist: LIST then WATCH, an event, a bookmark, the server ending

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"strings"
 	"testing"
 
@@ -23,61 +22,57 @@ import (
 // How it is deterministic: nothing runs concurrently. The demo plays the
 // Reflector by hand on the test's goroutine, the queues are popped until
 // empty on it too (the demo closes them so a Pop on an empty queue returns),
-// and seqdiagram.Server's lists and the events are fixed.
+// and seqdiagram.Server's lists and the events are fixed. (CheckScripted
+// runs it in a testing/synctest bubble, like every demo's; here the bubble
+// has nothing to order.)
 func TestSequenceDiagram(t *testing.T) {
-	tl := timeline.New(io.Discard)
-	rec := seqdiagram.Record(tl)
-	srv := seqdiagram.NewServer(tl, "/api/v1/namespaces/stage03/configmaps")
-	s := &script{env: &demo.Env{Ctx: context.Background(), Timeline: tl, Writes: true}, ns: "stage03", lw: srv.ListWatch(), q: newQueues(tl)}
-	drain := func() {
-		deltaRows, _, err := s.q.drainDelta()
-		if err != nil {
+	seqdiagram.CheckScripted(t, "03-deltafifo", "two-queues", queuesSpec, func(t *testing.T, ctx context.Context, tl *timeline.Timeline) {
+		srv := seqdiagram.NewServer(tl, "/api/v1/namespaces/stage03/configmaps")
+		s := &script{env: &demo.Env{Ctx: ctx, Timeline: tl, Writes: true}, ns: "stage03", lw: srv.ListWatch(), q: newQueues(tl)}
+		drain := func() {
+			deltaRows, _, err := s.q.drainDelta()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, row := range deltaRows {
+				tl.Event("deltafifo", "Pop", "", row)
+			}
+			realRows, _, err := s.q.drainReal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, row := range realRows {
+				tl.Event("realfifo", "Pop", "", row)
+			}
+			s.q.fed = nil // as drain does: gaps are counted from one drain to the next
+		}
+
+		srv.QueueList(configMaps("68", cm("web-1", "67"), cm("web-2", "68")))
+		if err := s.relist(); err != nil {
 			t.Fatal(err)
 		}
-		for _, row := range deltaRows {
-			tl.Event("deltafifo", "Pop", "", row)
+		drain()
+
+		tl.Note("four changes arrive before anyone pops")
+		for _, e := range []watch.Event{
+			{Type: watch.Modified, Object: cm("web-1", "69")},
+			{Type: watch.Added, Object: cm("web-3", "70")},
+			{Type: watch.Modified, Object: cm("web-1", "71")},
+			{Type: watch.Deleted, Object: cm("web-2", "72")},
+		} {
+			if err := s.feed(e); err != nil {
+				t.Fatal(err)
+			}
 		}
-		realRows, _, err := s.q.drainReal()
-		if err != nil {
+		drain()
+
+		tl.Note("the watch breaks; web-1 is deleted meanwhile; a relist")
+		srv.QueueList(configMaps("75", cm("web-3", "70"), cm("web-4", "75")))
+		if err := s.relist(); err != nil {
 			t.Fatal(err)
 		}
-		for _, row := range realRows {
-			tl.Event("realfifo", "Pop", "", row)
-		}
-		s.q.fed = nil // as drain does: gaps are counted from one drain to the next
-	}
-
-	srv.QueueList(configMaps("68", cm("web-1", "67"), cm("web-2", "68")))
-	if err := s.relist(); err != nil {
-		t.Fatal(err)
-	}
-	drain()
-
-	tl.Note("four changes arrive before anyone pops")
-	for _, e := range []watch.Event{
-		{Type: watch.Modified, Object: cm("web-1", "69")},
-		{Type: watch.Added, Object: cm("web-3", "70")},
-		{Type: watch.Modified, Object: cm("web-1", "71")},
-		{Type: watch.Deleted, Object: cm("web-2", "72")},
-	} {
-		if err := s.feed(e); err != nil {
-			t.Fatal(err)
-		}
-	}
-	drain()
-
-	tl.Note("the watch breaks; web-1 is deleted meanwhile; a relist")
-	srv.QueueList(configMaps("75", cm("web-3", "70"), cm("web-4", "75")))
-	if err := s.relist(); err != nil {
-		t.Fatal(err)
-	}
-	drain()
-
-	diagram, err := queuesSpec.Render(rec.Rows())
-	if err != nil {
-		t.Fatal(err)
-	}
-	seqdiagram.CheckChapter(t, "03-deltafifo/demo", "03-deltafifo", "two-queues", diagram)
+		drain()
+	})
 }
 
 func cm(name, rv string) *corev1.ConfigMap {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -29,13 +28,8 @@ import (
 // synctest.Wait after each event returns once the Reflector has written it
 // into the Indexer. The questions run on the test's goroutine.
 func TestSequenceDiagram(t *testing.T) {
-	var diagram string
-	synctest.Test(t, func(t *testing.T) {
-		tl := timeline.New(io.Discard)
-		rec := seqdiagram.Record(tl)
+	seqdiagram.CheckScripted(t, "04-indexer", "fill-index-ask", indexerSpec, func(t *testing.T, ctx context.Context, tl *timeline.Timeline) {
 		srv := seqdiagram.NewServer(tl, "/api/v1/pods")
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
 		s := &script{env: &demo.Env{Ctx: ctx, Timeline: tl, Writes: true}}
 
 		watches := make(chan *watch.FakeWatcher, 1)
@@ -72,12 +66,7 @@ func TestSequenceDiagram(t *testing.T) {
 		slices.Sort(values)
 		tl.Event("index", byLabel, "values", strings.Join(values, " "))
 		stop()
-
-		if diagram, err = indexerSpec.Render(rec.Rows()); err != nil {
-			t.Fatal(err)
-		}
 	})
-	seqdiagram.CheckChapter(t, "04-indexer/demo", "04-indexer", "fill-index-ask", diagram)
 }
 
 // scenePod is a pod of the demo's scene, as the server holds it.

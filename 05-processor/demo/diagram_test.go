@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -30,13 +29,8 @@ import (
 // (Spec.SameInstantByLane): each lifeline's rows come from one goroutine,
 // in their own order.
 func TestSequenceDiagram(t *testing.T) {
-	var diagram string
-	synctest.Test(t, func(t *testing.T) {
-		tl := timeline.New(io.Discard)
-		rec := seqdiagram.Record(tl)
+	seqdiagram.CheckScripted(t, "05-processor", "fan-out", processorSpec, func(t *testing.T, ctx context.Context, tl *timeline.Timeline) {
 		srv := seqdiagram.NewServer(tl, "/api/v1/namespaces/stage05/pods")
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
 		s := &script{env: &demo.Env{Ctx: ctx, Timeline: tl, Writes: true}, tl: tl, ns: "stage05", lw: srv.ListWatch()}
 
 		srv.QueueList(&corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "70"},
@@ -57,13 +51,7 @@ func TestSequenceDiagram(t *testing.T) {
 		time.Sleep(time.Second) // past the resync tick at 5s
 		synctest.Wait()
 		s.stop()
-
-		var err error
-		if diagram, err = processorSpec.Render(rec.Rows()); err != nil {
-			t.Fatal(err)
-		}
 	})
-	seqdiagram.CheckChapter(t, "05-processor/demo", "05-processor", "fan-out", diagram)
 }
 
 func pod(name, rv string) *corev1.Pod {

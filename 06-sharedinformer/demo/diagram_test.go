@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -37,13 +36,8 @@ import (
 // it is. The relist's backoff is random, but only on the fake clock, which
 // the diagram does not show.
 func TestSequenceDiagram(t *testing.T) {
-	var diagram string
-	synctest.Test(t, func(t *testing.T) {
-		tl := timeline.New(io.Discard)
-		rec := seqdiagram.Record(tl)
+	seqdiagram.CheckScripted(t, "06-sharedinformer", "one-pod-late-handler-relist", informerSpec, func(t *testing.T, ctx context.Context, tl *timeline.Timeline) {
 		srv := seqdiagram.NewServer(tl, "/api/v1/namespaces/stage06/pods")
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
 		env := &demo.Env{Ctx: ctx, Timeline: tl, Writes: true}
 		s, err := newScript(env, "realfifo")
 		if err != nil {
@@ -94,12 +88,7 @@ func TestSequenceDiagram(t *testing.T) {
 		if err := s.stop(); err != nil {
 			t.Fatal(err)
 		}
-
-		if diagram, err = informerSpec.Render(rec.Rows()); err != nil {
-			t.Fatal(err)
-		}
 	})
-	seqdiagram.CheckChapter(t, "06-sharedinformer/demo", "06-sharedinformer", "one-pod-late-handler-relist", diagram)
 }
 
 func pod(name, rv string) *corev1.Pod {

@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"io"
 	"net/url"
 	"strings"
 	"testing"
-	"testing/synctest"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -34,10 +32,7 @@ import (
 // watch's timeoutSeconds is random (the reflector's), so the diagram shows
 // only the parameters that say what kind of request it is.
 func TestSequenceDiagram(t *testing.T) {
-	var diagram string
-	synctest.Test(t, func(t *testing.T) {
-		tl := timeline.New(io.Discard)
-		rec := seqdiagram.Record(tl)
+	seqdiagram.CheckScripted(t, "07-factory", "two-parts-one-watch", factorySpec, func(t *testing.T, ctx context.Context, tl *timeline.Timeline) {
 		srv := seqdiagram.NewTransport(tl)
 		srv.Serve("/api/v1/namespaces/stage07/pods", "120", &corev1.Pod{},
 			demo.Pod("stage07", "web-1", nil), demo.Pod("stage07", "web-2", nil), demo.Pod("stage07", "db-1", nil))
@@ -46,8 +41,6 @@ func TestSequenceDiagram(t *testing.T) {
 		srv.Serve("/api/v1/namespaces/stage07/configmaps", "120", &corev1.ConfigMap{},
 			&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "stage07", Name: "dashboard-settings"}})
 
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
 		env := &demo.Env{Ctx: ctx, Timeline: tl, Writes: true}
 		s := &script{env: env, tl: tl, ns: "stage07", counts: newRequestCounts()}
 		var err error
@@ -58,11 +51,7 @@ func TestSequenceDiagram(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.stop()
-		if diagram, err = factorySpec.Render(rec.Rows()); err != nil {
-			t.Fatal(err)
-		}
 	})
-	seqdiagram.CheckChapter(t, "07-factory/demo", "07-factory", "two-parts-one-watch", diagram)
 }
 
 // informerOfPath is the lifeline of the informer that requested path.

@@ -23,9 +23,9 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	factory "informer-from-scratch/07-factory"
-	"informer-from-scratch/07-factory/internal/testenv"
 	"informer-from-scratch/internal/crd"
 	"informer-from-scratch/internal/reqlog"
+	"informer-from-scratch/internal/testenv"
 )
 
 var (

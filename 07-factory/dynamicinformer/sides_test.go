@@ -11,7 +11,7 @@ import (
 	clientgodynamic "k8s.io/client-go/dynamic/dynamicinformer"
 
 	"informer-from-scratch/07-factory/dynamicinformer"
-	"informer-from-scratch/07-factory/internal/testenv"
+	"informer-from-scratch/internal/testenv"
 )
 
 // A side is one dynamic factory, client-go's or ours, behind functions with

@@ -18,6 +18,7 @@ import (
 	"informer-from-scratch/08-workqueue-controller/controller"
 	"informer-from-scratch/internal/crd"
 	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/testenv"
 )
 
 // TestBadObjectsAreReportedNotFatal starts the controller, on each stack,
@@ -39,7 +40,7 @@ import (
 // reconciled once and dropped, the taken name retried, and the panicking
 // reconcile retried until it succeeds. Both stacks must do the same.
 func TestBadObjectsAreReportedNotFatal(t *testing.T) {
-	errs := captureErrors(t)
+	errs := testenv.CaptureErrors(t)
 	type result struct {
 		World       []string
 		Reconciles  map[string]int
@@ -110,7 +111,7 @@ func TestBadObjectsAreReportedNotFatal(t *testing.T) {
 				events := drainEvents(recorder)
 				slices.Sort(events)
 				res.Events = slices.Compact(events)
-				for _, msg := range errs.take() {
+				for _, msg := range errs.Take() {
 					if strings.Contains(msg, "Operation cannot be fulfilled") || strings.Contains(msg, `"panics-web" already exists`) {
 						// A Conflict, or a create of what the cache has not
 						// seen yet: a write from a cache one event behind,
@@ -170,7 +171,7 @@ func TestBadObjectsAreReportedNotFatal(t *testing.T) {
 // Each is reported through utilruntime.HandleError; nothing panics and
 // nothing is queued.
 func TestHandlersReportWhatNoInformerShouldDeliver(t *testing.T) {
-	errs := captureErrors(t)
+	errs := testenv.CaptureErrors(t)
 	w := newFakeWorld()
 	c, err := controller.NewController(w.kube, w.dyn, controller.NewInformers(w.kube, w.dyn, fakeNS), controller.Options{Recorder: fakeRecorder()})
 	if err != nil {
@@ -193,7 +194,7 @@ func TestHandlersReportWhatNoInformerShouldDeliver(t *testing.T) {
 	}
 	for _, tc := range calls {
 		tc.call()
-		reported := errs.take()
+		reported := errs.Take()
 		if len(reported) != 1 || !strings.Contains(reported[0], tc.want) {
 			t.Errorf("%s: reported %q, want one report containing %q", tc.name, reported, tc.want)
 		}
@@ -202,7 +203,7 @@ func TestHandlersReportWhatNoInformerShouldDeliver(t *testing.T) {
 	if n := c.QueueLen(); n != 0 {
 		t.Errorf("%d keys queued from garbage, want 0", n)
 	}
-	if reported := errs.take(); len(reported) != 0 {
+	if reported := errs.Take(); len(reported) != 0 {
 		t.Errorf("a Foo's delete reported %q", reported)
 	}
 }
@@ -212,7 +213,7 @@ func TestHandlersReportWhatNoInformerShouldDeliver(t *testing.T) {
 // fails) until the context ends: each an error, none a panic or a hang, and
 // no goroutine left (TestMain's goleak).
 func TestRunRefusesWhatItCannotRun(t *testing.T) {
-	captureErrors(t)
+	testenv.CaptureErrors(t)
 	w := newFakeWorld()
 	informers := controller.NewInformers(w.kube, w.dyn, fakeNS)
 	for _, tc := range []struct {

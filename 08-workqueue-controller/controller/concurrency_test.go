@@ -14,6 +14,7 @@ import (
 
 	"informer-from-scratch/08-workqueue-controller/controller"
 	"informer-from-scratch/internal/crd"
+	"informer-from-scratch/internal/testenv"
 )
 
 // TestWorkersNeverReconcileOneKeyAtOnce runs eight workers on fake clients
@@ -28,7 +29,7 @@ import (
 // nothing), and never two of the same key: the queue's processing set at
 // work, on both stacks.
 func TestWorkersNeverReconcileOneKeyAtOnce(t *testing.T) {
-	captureErrors(t)
+	testenv.CaptureErrors(t)
 	for _, s := range sides {
 		t.Run(s.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	"informer-from-scratch/internal/crd"
 	"informer-from-scratch/internal/demo"
 	"informer-from-scratch/internal/standin"
+	"informer-from-scratch/internal/testenv"
 )
 
 const fakeNS = "ns"
@@ -95,7 +96,7 @@ func TestScenarioOnFakeClients(t *testing.T) {
 			"deployment taken: replicas=1 owner=none available=1",
 		}},
 	}
-	captureErrors(t)
+	testenv.CaptureErrors(t)
 	results := map[string][]checkpoint{}
 	for _, s := range sides {
 		// A subtest per side: synctest.Test ends its test at the first

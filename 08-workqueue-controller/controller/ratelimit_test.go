@@ -12,6 +12,7 @@ import (
 	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/08-workqueue-controller/controller"
 	"informer-from-scratch/internal/crd"
+	"informer-from-scratch/internal/testenv"
 )
 
 // retry is one rate-limited retry of a key: the delay the limiter gave,
@@ -63,7 +64,7 @@ func retries(steps []stamped, key string) []retry {
 // Every reconcile of the key stays on one worker at a time, though two
 // run.
 func TestFailingReconcileIsRetriedWithTheDefaultLimitersDelays(t *testing.T) {
-	captureErrors(t)
+	testenv.CaptureErrors(t)
 	const first, second = 6, 3
 	oracle := cgworkqueue.DefaultTypedControllerRateLimiter[string]()
 	// outcome is what one side did: each retry, and the queue's count of

@@ -12,21 +12,14 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/dynamic"
-	cgdynamicinformer "k8s.io/client-go/dynamic/dynamicinformer"
-	cgdynamiclister "k8s.io/client-go/dynamic/dynamiclister"
-	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
-	appslisters "k8s.io/client-go/listers/apps/v1"
-	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
-	cgworkqueue "k8s.io/client-go/util/workqueue"
 
 	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/08-workqueue-controller/controller"
 	"informer-from-scratch/08-workqueue-controller/workqueue"
-	"informer-from-scratch/internal/crd"
+	"informer-from-scratch/internal/clientgostack"
 )
 
 // A side is one informer stack under the same controller: ours (stages
@@ -59,14 +52,9 @@ var (
 	}
 	clientGo = side{
 		name:      "client-go",
-		informers: newClientGoInformers,
-		limiter: func() controller.RateLimiter {
-			return cgworkqueue.DefaultTypedControllerRateLimiter[informer.ObjectName]()
-		},
-		queue: func(limiter controller.RateLimiter) controller.Queue {
-			return cgworkqueue.NewTypedRateLimitingQueueWithConfig[informer.ObjectName](limiter,
-				cgworkqueue.TypedRateLimitingQueueConfig[informer.ObjectName]{Name: controller.QueueName})
-		},
+		informers: clientgostack.NewInformers,
+		limiter:   clientgostack.RateLimiter,
+		queue:     clientgostack.NewQueue(controller.QueueName),
 	}
 	sides = []side{clientGo, ours}
 )
@@ -85,88 +73,6 @@ func (s side) options(opts *controller.Options, wrap func(controller.Queue) cont
 		}
 		return q
 	}
-}
-
-// clientGoInformers is controller.Informers on client-go's informers.
-type clientGoInformers struct {
-	factory        informers.SharedInformerFactory
-	dynamicFactory cgdynamicinformer.DynamicSharedInformerFactory
-	deployments    appslisters.DeploymentLister
-	foos           informers.GenericInformer
-	fooLister      cgdynamiclister.Lister
-	registrations  []cache.ResourceEventHandlerRegistration
-}
-
-func newClientGoInformers(kube kubernetes.Interface, dyn dynamic.Interface, namespace string) controller.Informers {
-	f := informers.NewSharedInformerFactoryWithOptions(kube, 0, informers.WithNamespace(namespace))
-	df := cgdynamicinformer.NewFilteredDynamicSharedInformerFactory(dyn, 0, namespace, nil)
-	foos := df.ForResource(crd.Foo.GVR())
-	return &clientGoInformers{
-		factory:        f,
-		dynamicFactory: df,
-		deployments:    f.Apps().V1().Deployments().Lister(),
-		foos:           foos,
-		fooLister:      cgdynamiclister.New(foos.Informer().GetIndexer(), crd.Foo.GVR()),
-	}
-}
-
-func (i *clientGoInformers) AddEventHandlers(foos, deployments informer.ResourceEventHandler) error {
-	fooReg, err := i.foos.Informer().AddEventHandler(tombstones{foos})
-	if err != nil {
-		return err
-	}
-	deploymentReg, err := i.factory.Apps().V1().Deployments().Informer().AddEventHandler(tombstones{deployments})
-	if err != nil {
-		return err
-	}
-	i.registrations = append(i.registrations, fooReg, deploymentReg)
-	return nil
-}
-
-func (i *clientGoInformers) GetFoo(namespace, name string) (*unstructured.Unstructured, error) {
-	return i.fooLister.Namespace(namespace).Get(name)
-}
-
-func (i *clientGoInformers) GetDeployment(namespace, name string) (*appsv1.Deployment, error) {
-	return i.deployments.Deployments(namespace).Get(name)
-}
-
-func (i *clientGoInformers) Start(ctx context.Context) {
-	i.factory.StartWithContext(ctx)
-	i.dynamicFactory.Start(ctx.Done())
-}
-
-func (i *clientGoInformers) WaitForCacheSync(ctx context.Context) bool {
-	if i.factory.WaitForCacheSyncWithContext(ctx).AsError() != nil {
-		return false
-	}
-	for _, synced := range i.dynamicFactory.WaitForCacheSync(ctx.Done()) {
-		if !synced {
-			return false
-		}
-	}
-	checkers := make([]cache.DoneChecker, 0, len(i.registrations))
-	for _, reg := range i.registrations {
-		checkers = append(checkers, reg.HasSyncedChecker())
-	}
-	return cache.WaitFor(ctx, "handlers", checkers...)
-}
-
-func (i *clientGoInformers) Shutdown() {
-	i.factory.Shutdown()
-	i.dynamicFactory.Shutdown()
-}
-
-// tombstones hands the controller's handlers client-go's deliveries with
-// client-go's tombstone translated into ours: the one place the two
-// libraries' types differ on the way to a handler.
-type tombstones struct{ informer.ResourceEventHandler }
-
-func (t tombstones) OnDelete(obj any) {
-	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = informer.DeletedFinalStateUnknown{Key: d.Key, Obj: d.Obj}
-	}
-	t.ResourceEventHandler.OnDelete(obj)
 }
 
 // running is a controller started by start.
@@ -333,34 +239,3 @@ func drainEvents(r *record.FakeRecorder) []string {
 }
 
 var errInjected = errors.New("injected")
-
-// errorLog collects what is reported through utilruntime.HandleError.
-type errorLog struct {
-	mu   sync.Mutex
-	msgs []string
-}
-
-// captureErrors replaces utilruntime's error handlers until the test ends.
-// Besides letting a test read the reports, it keeps the default handlers
-// away from testing/synctest: the default one sleeps to rate-limit
-// itself, from a timestamp a bubble's clock can be decades away from.
-func captureErrors(t *testing.T) *errorLog {
-	l := &errorLog{}
-	saved := utilruntime.ErrorHandlers
-	utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{func(_ context.Context, err error, msg string, _ ...any) {
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		l.msgs = append(l.msgs, fmt.Sprintf("%s: %v", msg, err))
-	}}
-	t.Cleanup(func() { utilruntime.ErrorHandlers = saved })
-	return l
-}
-
-// take returns what was reported since the last take.
-func (l *errorLog) take() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	msgs := l.msgs
-	l.msgs = nil
-	return msgs
-}

@@ -6,17 +6,14 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/go-logr/logr"
-	"go.uber.org/goleak"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	"k8s.io/klog/v2"
 
 	"informer-from-scratch/internal/chaos"
 	"informer-from-scratch/internal/playground"
+	"informer-from-scratch/internal/testenv"
 	"informer-from-scratch/internal/timeline"
 )
 
@@ -34,41 +31,12 @@ var (
 // informer, the proxy and the workload must have ended.
 func TestMain(m *testing.M) {
 	flag.Parse()
-	klog.SetLogger(logr.Discard())
 	utilruntime.ReallyCrash = false
 	utilruntime.PanicHandlers = append(utilruntime.PanicHandlers, func(context.Context, any) { recoveredByClientGo.Add(1) })
-	code := m.Run()
-	if sharedCluster != nil {
-		sharedCluster.Stop()
-	}
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, "goleak:", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
+	testenv.Main(m, testenv.Options{Playground: playground.Options{DisableWatchCache: true}})
 }
 
-var (
-	clusterOnce   sync.Once
-	sharedCluster *playground.Cluster
-	clusterErr    error
-)
-
-func cluster(t *testing.T) *playground.Cluster {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("needs the playground; skipped with -short")
-	}
-	clusterOnce.Do(func() {
-		sharedCluster, clusterErr = playground.Start(context.Background(), playground.Options{DisableWatchCache: true, Progress: os.Stderr})
-	})
-	if clusterErr != nil {
-		t.Fatalf("starting the playground: %v", clusterErr)
-	}
-	return sharedCluster
-}
+func cluster(t *testing.T) *playground.Cluster { return testenv.Cluster(t) }
 
 // run runs one chaos run of both sides and fails t with the report and the
 // command that replays it.
@@ -78,28 +46,49 @@ func run(t *testing.T, cfg chaos.Config) *chaos.Report {
 	if cfg.Sides == nil {
 		cfg.Sides = []chaos.Side{&clientGoSide{}, &ourSide{}}
 	}
-	if *timelineTo != "" {
-		f, err := os.Create(*timelineTo)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		cfg.Timeline = timeline.New(f)
-	}
+	cfg.Timeline = timelineFile(t)
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.Duration+cfg.Converge+3*time.Minute)
 	defer cancel()
 	rep, err := chaos.Run(ctx, cfg)
+	var report string
+	var failures []string
 	if rep != nil {
-		t.Log("\n" + rep.String())
+		report, failures = rep.String(), rep.Failures
 	}
-	replay := fmt.Sprintf("replay: make chaos SEED=%d DURATION=%s EVERY=%s", cfg.Seed, cfg.Duration, cfg.FaultEvery)
-	if err != nil {
-		t.Fatalf("the chaos run itself failed: %v\n%s", err, replay)
-	}
-	if len(rep.Failures) > 0 {
-		t.Errorf("seed %d failed:\n  %s\n%s", cfg.Seed, strings.Join(rep.Failures, "\n  "), replay)
-	}
+	verdict(t, "the chaos run", cfg.Seed, report, failures, err,
+		fmt.Sprintf("replay: make chaos SEED=%d DURATION=%s EVERY=%s", cfg.Seed, cfg.Duration, cfg.FaultEvery))
 	return rep
+}
+
+// timelineFile is a timeline written to the -chaos.timeline file, closed
+// when the test ends; nil without the flag.
+func timelineFile(t *testing.T) *timeline.Timeline {
+	t.Helper()
+	if *timelineTo == "" {
+		return nil
+	}
+	f, err := os.Create(*timelineTo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return timeline.New(f)
+}
+
+// verdict logs a run's report, if there is one, and fails t with err, the
+// run itself failing, or else with the run's failures; either way followed
+// by replay, the command that replays the run.
+func verdict(t *testing.T, what string, seed uint64, report string, failures []string, err error, replay string) {
+	t.Helper()
+	if report != "" {
+		t.Log("\n" + report)
+	}
+	if err != nil {
+		t.Fatalf("%s itself failed: %v\n%s", what, err, replay)
+	}
+	if len(failures) > 0 {
+		t.Errorf("seed %d failed:\n  %s\n%s", seed, strings.Join(failures, "\n  "), replay)
+	}
 }
 
 // TestChaos is the short, fixed-seed run `make test` makes: three seeds,

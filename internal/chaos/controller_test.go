@@ -5,12 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
 	"informer-from-scratch/internal/chaos"
-	"informer-from-scratch/internal/timeline"
 )
 
 var breakOurs = flag.String("chaos.break", "", "the controller runs: break our controller on purpose (drop-retries or no-deployment-events), to see the run go red")
@@ -21,14 +19,7 @@ func runController(t *testing.T, cfg chaos.ControllerConfig) *chaos.ControllerRe
 	t.Helper()
 	cfg.Cluster = cluster(t)
 	cfg.Sides = []chaos.ControllerSide{clientGoController{}, ourController{breakIt: *breakOurs}}
-	if *timelineTo != "" {
-		f, err := os.Create(*timelineTo)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		cfg.Timeline = timeline.New(f)
-	}
+	cfg.Timeline = timelineFile(t)
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.Duration+2*cfg.Converge+15*time.Minute)
 	defer cancel()
 	// No panic may escape: on our stack one would end the test binary; on
@@ -39,16 +30,13 @@ func runController(t *testing.T, cfg chaos.ControllerConfig) *chaos.ControllerRe
 	if n := recoveredByClientGo.Load() - panicsBefore; n > 0 && rep != nil {
 		rep.Failures = append(rep.Failures, fmt.Sprintf("%d panics on client-go's stack, which a real process would not survive", n))
 	}
+	var report string
+	var failures []string
 	if rep != nil {
-		t.Log("\n" + rep.String())
+		report, failures = rep.String(), rep.Failures
 	}
-	replay := fmt.Sprintf("replay: make chaos CONTROLLER=1 SEED=%d DURATION=%s EVERY=%s", cfg.Seed, cfg.Duration, cfg.FaultEvery)
-	if err != nil {
-		t.Fatalf("the controller chaos run itself failed: %v\n%s", err, replay)
-	}
-	if len(rep.Failures) > 0 {
-		t.Errorf("seed %d failed:\n  %s\n%s", cfg.Seed, strings.Join(rep.Failures, "\n  "), replay)
-	}
+	verdict(t, "the controller chaos run", cfg.Seed, report, failures, err,
+		fmt.Sprintf("replay: make chaos CONTROLLER=1 SEED=%d DURATION=%s EVERY=%s", cfg.Seed, cfg.Duration, cfg.FaultEvery))
 	return rep
 }
 

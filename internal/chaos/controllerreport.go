@@ -91,15 +91,7 @@ func (r *ControllerReport) String() string {
 			s.LongestWait.Round(time.Millisecond), convergedIn(s.Converged, s.ConvergeTime), last)
 	}
 	tw.Flush()
-	fmt.Fprintf(&b, "\nthe process at its peak: %d goroutines, %.1f MiB of heap\n", r.PeakGoroutines, float64(r.PeakHeap)/(1<<20))
-	if len(r.Failures) == 0 {
-		b.WriteString("result: every Foo has exactly its Deployment (replicas, owner, available) and reports it, no orphan is left, and both namespaces are equal\n")
-	} else {
-		fmt.Fprintf(&b, "result: FAILED (%d)\n", len(r.Failures))
-		for _, f := range r.Failures {
-			b.WriteString("  - " + f + "\n")
-		}
-	}
+	writeResult(&b, r.PeakGoroutines, r.PeakHeap, r.Failures, "every Foo has exactly its Deployment (replicas, owner, available) and reports it, no orphan is left, and both namespaces are equal")
 	return b.String()
 }
 

@@ -2,7 +2,6 @@ package chaos
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -139,18 +138,10 @@ func RunController(ctx context.Context, cfg ControllerConfig) (*ControllerReport
 
 	// The workload and the faults, for Duration.
 	sampler := startSampler()
-	runCtx, stopRun := context.WithTimeout(ctx, cfg.Duration)
-	defer stopRun()
 	work := NewFooWorkload(kube, dyn, namespaces, cfg.Seed)
-	var phase sync.WaitGroup
-	var workErr, playErr error
-	phase.Go(func() { workErr = work.Run(runCtx, cfg.Pace) })
-	phase.Go(func() { playErr = playFaults(ctx, runCtx, cfg.Cluster, cfg.Timeline, proxy, rep.Plan, rep.Playground) })
-	phase.Wait()
-	proxy.Disarm()
-	faultsEnded := time.Now()
+	faultsEnded, err := storm(ctx, cfg.Duration, cfg.Cluster, cfg.Timeline, proxy, rep.Plan, rep.Playground, func(ctx context.Context) error { return work.Run(ctx, cfg.Pace) })
 	rep.Workload = work.Counts()
-	if err := errors.Join(workErr, playErr); err != nil {
+	if err != nil {
 		return rep, err
 	}
 	fmt.Fprintf(progress, "controller chaos seed %d: faults over; waiting up to %s for convergence\n", cfg.Seed, cfg.Converge)

@@ -62,18 +62,7 @@ func (w *FooWorkload) Counts() FooWorkloadCounts { return w.counts }
 // Run makes a change every pace until ctx ends. It returns an error only
 // when a write keeps failing for a minute.
 func (w *FooWorkload) Run(ctx context.Context, pace time.Duration) error {
-	t := time.NewTicker(pace)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
-		}
-		if err := w.Step(ctx); err != nil {
-			return err
-		}
-	}
+	return paced(ctx, pace, w.Step)
 }
 
 // Step makes one change, in every namespace. Of ten changes, three create a

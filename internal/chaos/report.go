@@ -62,16 +62,22 @@ func (r *Report) String() string {
 		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", s.Name, s.Lists, s.Watches, d.Adds, d.Updates, d.Deletes, d.Tombstones, s.Recovered, convergedIn(s.Converged, s.ConvergeTime))
 	}
 	w.Flush()
-	fmt.Fprintf(&b, "\nthe process at its peak: %d goroutines, %.1f MiB of heap\n", r.PeakGoroutines, float64(r.PeakHeap)/(1<<20))
-	if len(r.Failures) == 0 {
-		b.WriteString("result: every cache and every handler's view equals a fresh LIST\n")
-	} else {
-		fmt.Fprintf(&b, "result: FAILED (%d)\n", len(r.Failures))
-		for _, f := range r.Failures {
-			b.WriteString("  - " + f + "\n")
-		}
-	}
+	writeResult(&b, r.PeakGoroutines, r.PeakHeap, r.Failures, "every cache and every handler's view equals a fresh LIST")
 	return b.String()
+}
+
+// writeResult ends a report: the process's peak, then passed if there are
+// no failures, or else the failures, one a line.
+func writeResult(b *strings.Builder, peakGoroutines int, peakHeap uint64, failures []string, passed string) {
+	fmt.Fprintf(b, "\nthe process at its peak: %d goroutines, %.1f MiB of heap\n", peakGoroutines, float64(peakHeap)/(1<<20))
+	if len(failures) == 0 {
+		b.WriteString("result: " + passed + "\n")
+		return
+	}
+	fmt.Fprintf(b, "result: FAILED (%d)\n", len(failures))
+	for _, f := range failures {
+		b.WriteString("  - " + f + "\n")
+	}
 }
 
 // writeFaultTable prints, per kind of fault, how many were planned, how

@@ -124,20 +124,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 	// The workload, the faults and the sampler, for Duration.
 	sampler := startSampler()
-	runCtx, stopRun := context.WithTimeout(ctx, cfg.Duration)
-	defer stopRun()
 	work := NewWorkload(client, ns, cfg.Seed)
-	var phase sync.WaitGroup
-	var workErr error
-	phase.Go(func() { workErr = work.Run(runCtx, cfg.Pace) })
-	var playErr error
 	rep.Playground = map[faultproxy.Kind]int{}
-	phase.Go(func() { playErr = playFaults(ctx, runCtx, cfg.Cluster, cfg.Timeline, proxy, rep.Plan, rep.Playground) })
-	phase.Wait()
-	proxy.Disarm()
-	faultsEnded := time.Now()
+	faultsEnded, err := storm(ctx, cfg.Duration, cfg.Cluster, cfg.Timeline, proxy, rep.Plan, rep.Playground, func(ctx context.Context) error { return work.Run(ctx, cfg.Pace) })
 	rep.Workload = work.Counts()
-	if err := errors.Join(workErr, playErr); err != nil {
+	if err != nil {
 		return rep, err
 	}
 	fmt.Fprintf(progress, "chaos seed %d: faults over (%d made); waiting up to %s for convergence\n", cfg.Seed, len(rep.Plan), cfg.Converge)
@@ -201,6 +192,23 @@ func startProxy(c *playground.Cluster, seed uint64, tl *timeline.Timeline) (*fau
 			}
 		},
 	})
+}
+
+// storm runs work and the fault plan side by side for duration, then
+// disarms the proxy: what a chaos run does between its sides' sync and its
+// wait for convergence. It returns when the faults ended, and the errors of
+// work and of the faults. A fault under way when duration ends is finished
+// on ctx.
+func storm(ctx context.Context, duration time.Duration, c *playground.Cluster, tl *timeline.Timeline, proxy *faultproxy.Proxy, plan []faultproxy.Planned, made map[faultproxy.Kind]int, work func(context.Context) error) (time.Time, error) {
+	runCtx, stopRun := context.WithTimeout(ctx, duration)
+	defer stopRun()
+	var phase sync.WaitGroup
+	var workErr, playErr error
+	phase.Go(func() { workErr = work(runCtx) })
+	phase.Go(func() { playErr = playFaults(ctx, runCtx, c, tl, proxy, plan, made) })
+	phase.Wait()
+	proxy.Disarm()
+	return time.Now(), errors.Join(workErr, playErr)
 }
 
 // playFaults makes the plan's faults until it is done or runCtx ends,

@@ -60,18 +60,7 @@ func (w *Workload) Counts() WorkloadCounts { return w.counts }
 // Run makes a change every pace until ctx ends. It returns an error only
 // when a change keeps failing for a minute.
 func (w *Workload) Run(ctx context.Context, pace time.Duration) error {
-	t := time.NewTicker(pace)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
-		}
-		if err := w.Step(ctx); err != nil {
-			return err
-		}
-	}
+	return paced(ctx, pace, w.Step)
 }
 
 // Step makes one change.
@@ -193,4 +182,21 @@ func ServerContent(ctx context.Context, client kubernetes.Interface, ns string) 
 		out[res] = objs
 	}
 	return out, nil
+}
+
+// paced calls step every pace until ctx ends, or until step fails: a
+// workload's Run.
+func paced(ctx context.Context, pace time.Duration, step func(context.Context) error) error {
+	t := time.NewTicker(pace)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+		if err := step(ctx); err != nil {
+			return err
+		}
+	}
 }

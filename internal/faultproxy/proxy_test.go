@@ -3,14 +3,12 @@ package faultproxy_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"go.uber.org/goleak"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -21,41 +19,14 @@ import (
 
 	"informer-from-scratch/internal/faultproxy"
 	"informer-from-scratch/internal/playground"
+	"informer-from-scratch/internal/testenv"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if sharedCluster != nil {
-		sharedCluster.Stop()
-	}
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, "goleak:", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+// TestMain: testenv.Main silences klog, stops the playground the tests
+// share, and fails the package if a test left a goroutine behind.
+func TestMain(m *testing.M) { testenv.Main(m, testenv.Options{}) }
 
-var (
-	clusterOnce   sync.Once
-	sharedCluster *playground.Cluster
-	clusterErr    error
-)
-
-func cluster(t *testing.T) *playground.Cluster {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("needs the playground; skipped with -short")
-	}
-	clusterOnce.Do(func() {
-		sharedCluster, clusterErr = playground.Start(context.Background(), playground.Options{Progress: os.Stderr})
-	})
-	if clusterErr != nil {
-		t.Fatalf("starting the playground: %v", clusterErr)
-	}
-	return sharedCluster
-}
+func cluster(t *testing.T) *playground.Cluster { return testenv.Cluster(t) }
 
 // through starts a proxy (Spread 1, a short stall) and a client-go
 // clientset that goes through it; ct, if set, is the client's content type.

@@ -6,7 +6,8 @@
 // test's comment for how it is made deterministic), records the timeline
 // rows the demo prints (internal/timeline publishes them, as it does for the
 // browser view), and turns them into a diagram with a Spec: which rows
-// become arrows between which lifelines. CheckChapter then compares the
+// become arrows between which lifelines (CheckScripted does all of this
+// around the scenario the test writes). CheckChapter then compares the
 // diagram with the block the chapter embeds, in English and in Chinese (the
 // two share every code block), and fails on any difference; with
 // UPDATE_DIAGRAMS=1 (make diagrams) it rewrites the block instead.

@@ -1,11 +1,13 @@
-// Not a mirror of client-go: what the test packages of stage 07 share (the
-// factory's and the dynamic factory's): a playground started once per
+// Not a mirror of client-go: what the test packages that run informers on
+// the playground share (stage 02's, 06's, 07's, 08's controller,
+// internal/chaos and internal/faultproxy): a playground started once per
 // package and stopped by TestMain, goleak at the end and after each
 // Shutdown, a capture of what informers report through
 // utilruntime.HandleError, and an event handler that records its calls.
 // It is imported by tests only.
 
-// Package testenv is the test environment of stage 07's packages.
+// Package testenv is the test environment of the packages that run on the
+// playground.
 package testenv
 
 import (
@@ -23,12 +25,30 @@ import (
 	"informer-from-scratch/internal/playground"
 )
 
-// Main is a test package's TestMain: it silences klog (both libraries'
-// informers log the failures some tests provoke on purpose), runs the
-// tests, stops the playground if one was started, and then fails the
-// package if any test left a goroutine behind.
-func Main(m *testing.M) {
-	klog.SetLogger(logr.Discard())
+// Options is what a test package asks of its environment.
+type Options struct {
+	// Playground is how Cluster starts the package's playground. By
+	// default its watch cache is on, as a real cluster has it, so that
+	// informers stream their initial list with WatchList; a package that
+	// needs a compaction to produce a real 410 turns it off. Progress is
+	// os.Stderr when nil.
+	Playground playground.Options
+	// Logger is klog's logger during the tests. The zero Logger discards:
+	// both libraries' informers log the failures some tests provoke on
+	// purpose.
+	Logger logr.Logger
+}
+
+// Main is a test package's TestMain, after whatever process-wide set-up the
+// package needs of its own: it sets klog's logger, runs the tests, stops the
+// playground if one was started, and then fails the package if any test
+// left a goroutine behind.
+func Main(m *testing.M, opts Options) {
+	if opts.Playground.Progress == nil {
+		opts.Playground.Progress = os.Stderr
+	}
+	options = opts.Playground
+	klog.SetLogger(opts.Logger)
 	code := m.Run()
 	if shared != nil {
 		if err := shared.Stop(); err != nil {
@@ -45,21 +65,21 @@ func Main(m *testing.M) {
 }
 
 var (
+	options   playground.Options // Main's Options.Playground
 	once      sync.Once
 	shared    *playground.Cluster
 	sharedErr error
 )
 
-// Cluster starts the package's playground the first time a test needs it,
-// with its watch cache on (as a real cluster has it), so that informers
-// stream their initial list with WatchList. Main stops it.
+// Cluster starts the package's playground, as Main's Options ask, the
+// first time a test needs it; Main stops it.
 func Cluster(t *testing.T) *playground.Cluster {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("needs the playground; skipped with -short")
 	}
 	once.Do(func() {
-		shared, sharedErr = playground.Start(context.Background(), playground.Options{Progress: os.Stderr})
+		shared, sharedErr = playground.Start(context.Background(), options)
 	})
 	if sharedErr != nil {
 		t.Fatalf("starting the playground: %v", sharedErr)
@@ -97,7 +117,10 @@ type ErrorLog struct {
 
 // CaptureErrors replaces utilruntime's error handlers until the test ends.
 // The tests of a package do not run in parallel, and a test swaps them only
-// while no informer runs.
+// while no informer runs. Besides letting a test read the reports, it keeps
+// the default handlers away from testing/synctest: the default one sleeps
+// to rate-limit itself, from a timestamp a bubble's clock can be decades
+// away from.
 func CaptureErrors(t *testing.T) *ErrorLog {
 	l := &ErrorLog{}
 	saved := utilruntime.ErrorHandlers
