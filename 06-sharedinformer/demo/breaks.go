@@ -42,6 +42,9 @@ func printBreaks(w io.Writer) {
 type view struct {
 	mu   sync.Mutex
 	pods map[string]string
+	// returned counts the calls the handler has finished: the trail sees a
+	// call as it begins (LayerHandler), the view only once it returns.
+	returned int
 }
 
 func newView() *view { return &view{pods: map[string]string{}} }
@@ -49,9 +52,10 @@ func newView() *view { return &view{pods: map[string]string{}} }
 // handler keeps the view up to date; it does nothing else.
 func (v *view) handler() informer.ResourceEventHandlerFuncs {
 	set := func(obj any) {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		v.returned++
 		if pod, ok := obj.(*corev1.Pod); ok {
-			v.mu.Lock()
-			defer v.mu.Unlock()
 			v.pods[pod.Name] = pod.ResourceVersion
 		}
 	}
@@ -62,9 +66,10 @@ func (v *view) handler() informer.ResourceEventHandlerFuncs {
 			if d, ok := obj.(informer.DeletedFinalStateUnknown); ok {
 				obj = d.Obj // a tombstone holds the object as the cache last saw it
 			}
+			v.mu.Lock()
+			defer v.mu.Unlock()
+			v.returned++
 			if pod, ok := obj.(*corev1.Pod); ok {
-				v.mu.Lock()
-				defer v.mu.Unlock()
 				delete(v.pods, pod.Name)
 			}
 		},
@@ -77,6 +82,13 @@ func (v *view) has(name string) bool {
 	defer v.mu.Unlock()
 	_, ok := v.pods[name]
 	return ok
+}
+
+// calls is how many calls the handler has returned from.
+func (v *view) calls() int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.returned
 }
 
 // names lists the view as the cache's note does: name@rv, sorted.
@@ -96,6 +108,10 @@ func (s *script) showView(cache []string) {
 	if !s.env.Writes {
 		return // read-only: the cache note is a count, and the steps that lose a pod are skipped
 	}
+	// A step waits for audit's calls on the trail, which sees each as it
+	// begins: let the last of them return before reading the view.
+	begun := s.trail.calls("audit")
+	poll(s.env.Ctx, 5*time.Second, func() bool { return s.audit.calls() >= begun })
 	got := s.audit.names()
 	if slices.Equal(got, cache) {
 		s.tl.Note("audit's own view, built from its calls alone: the same pods.")
@@ -180,7 +196,7 @@ func (s *script) stalledHandler() error {
 		if err := s.trail.waitFor(s.env.Ctx, mark, "burst-4's add at audit", heard); err != nil {
 			return err
 		}
-		s.tl.Note("audit has heard of all four pods while slow is stuck; slow's ring holds %d of them.", pending(reg))
+		s.tl.Note("audit has heard of all four pods while slow is stuck; slow's ring holds %d of them.", settledPending(s.env.Ctx, reg, 2))
 	} else {
 		// Without the rings audit never hears of burst-4 while slow is
 		// stuck; with them it took milliseconds. Five seconds make the point.
@@ -202,11 +218,10 @@ func (s *script) stalledHandler() error {
 	if err := s.trail.waitFor(s.env.Ctx, mark, "burst-4's add at slow", handlerCall("slow", "OnAdd", s.ns+"/burst-4")); err != nil {
 		return err
 	}
-	// audit may have had it long ago: ask its view, not the trail.
-	if err := s.trail.waitFor(s.env.Ctx, 0, "burst-4 in audit's view", func(informer.Observation) bool {
-		return s.audit.has("burst-4")
-	}); err != nil {
-		return err
+	// audit may have had it long ago: ask its view, not the trail (and
+	// poll it: its call may return after the trail's last row).
+	if !poll(s.env.Ctx, 30*time.Second, func() bool { return s.audit.has("burst-4") }) {
+		return fmt.Errorf("waited 30s for burst-4 in audit's view")
 	}
 	s.tl.Note("slow has caught up; nothing was lost either way, only delayed.")
 	s.showView(s.showCache())
@@ -218,6 +233,35 @@ func handlerCall(handler, op, key string) func(informer.Observation) bool {
 	return func(o informer.Observation) bool {
 		return o.Layer == informer.LayerHandler && o.Handler == handler && o.Op == op && o.Key == key
 	}
+}
+
+// settledPending is pending(reg) once it reaches want, or after 5s if it
+// does not. Audit hearing of burst-4 does not mean slow's listener has it:
+// the processor hands a pod to its listeners in map order, and pop counts
+// one in its ring only after Add has returned. The count the step shows is
+// the one once every pod has reached slow's listener: burst-1 in its
+// OnAdd, burst-2 in pop's hand, burst-3 and burst-4 in the ring (want 2).
+// A ring that loses one never gets there, and shows what it has.
+func settledPending(ctx context.Context, reg informer.ResourceEventHandlerRegistration, want int64) int64 {
+	poll(ctx, 5*time.Second, func() bool { return pending(reg) == want })
+	return pending(reg)
+}
+
+// poll checks done every millisecond until it holds, for at most within;
+// it reports whether it did. For states no observation announces.
+func poll(ctx context.Context, within time.Duration, done func() bool) bool {
+	ctx, cancel := context.WithTimeout(ctx, within)
+	defer cancel()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for !done() {
+		select {
+		case <-ctx.Done():
+			return done()
+		case <-tick.C:
+		}
+	}
+	return true
 }
 
 // pending is how many notifications wait in a registration's ring.

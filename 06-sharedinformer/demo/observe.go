@@ -86,6 +86,19 @@ func detail(o informer.Observation) string {
 	return strings.Join(parts, " ")
 }
 
+// calls counts the calls of handler seen so far (each as it began).
+func (t *trail) calls(handler string) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := 0
+	for _, o := range t.seen {
+		if o.Layer == informer.LayerHandler && o.Handler == handler {
+			n++
+		}
+	}
+	return n
+}
+
 // mark returns a position to wait from.
 func (t *trail) mark() int {
 	t.mu.Lock()
