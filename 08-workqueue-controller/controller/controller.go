@@ -6,6 +6,7 @@ package controller
 
 import (
 	"errors"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -123,7 +124,10 @@ type Controller struct {
 	// on an event broadcaster and shuts down when it returns.
 	recorder record.EventRecorder
 
-	observe      Observer
+	observe Observer
+	// queueRows orders the workqueue's Steps, when there is an observer:
+	// see lockQueueRows.
+	queueRows    sync.Mutex
 	drainTimeout time.Duration
 	running      atomic.Bool
 }

@@ -76,6 +76,8 @@ func (c *Controller) enqueueFoo(op string, obj any) {
 
 // enqueue adds a key to the queue.
 func (c *Controller) enqueue(objectRef informer.ObjectName) {
+	c.lockQueueRows()
+	defer c.unlockQueueRows()
 	c.workqueue.Add(objectRef)
 	c.queueStep("Add", objectRef, 0, "")
 }

@@ -79,6 +79,26 @@ func (c *Controller) queueStep(op string, key informer.ObjectName, worker int, d
 	c.observe(Step{Layer: LayerQueue, Op: op, Key: key.String(), Worker: worker, Detail: detail, Len: c.workqueue.Len()})
 }
 
+// lockQueueRows makes a workqueue call and its Step one thing, for an
+// observer: Add and its row, Done and its row, AddRateLimited and the
+// limiter's row, and the row of a Get that has returned. Without it a
+// worker's Get can return between another goroutine's Add and that Add's
+// row, and the timeline would show the key handed out before it was
+// queued. Get is never called under the lock (it blocks); only its row is.
+// Without an observer nothing is locked: the workqueue's own concurrency is
+// untouched.
+func (c *Controller) lockQueueRows() {
+	if c.observe != nil {
+		c.queueRows.Lock()
+	}
+}
+
+func (c *Controller) unlockQueueRows() {
+	if c.observe != nil {
+		c.queueRows.Unlock()
+	}
+}
+
 // observedLimiter is the queue's rate limiter with a window on it: it
 // reports each delay it hands out, which AddRateLimited does not return.
 // It wraps whichever limiter the caller chose (ours or client-go's: the

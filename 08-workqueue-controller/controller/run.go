@@ -130,15 +130,17 @@ func (c *Controller) processNextWorkItem(ctx context.Context, worker int) bool {
 		return false
 	}
 	defer func() {
+		c.lockQueueRows()
+		defer c.unlockQueueRows()
 		c.workqueue.Done(objRef)
 		c.queueStep("Done", objRef, worker, "")
 	}()
 	if c.workqueue.ShuttingDown() {
 		// Shutdown has begun: start nothing new (Run, step 1).
-		c.queueStep("Get", objRef, worker, "shutting down: not reconciled")
+		c.gotStep(objRef, worker, "shutting down: not reconciled")
 		return false
 	}
-	c.queueStep("Get", objRef, worker, "")
+	c.gotStep(objRef, worker, "")
 
 	if c.observe != nil {
 		c.step(Step{Layer: LayerWorker, Op: "sync", Key: objRef.String(), Worker: worker, Len: -1})
@@ -153,8 +155,18 @@ func (c *Controller) processNextWorkItem(ctx context.Context, worker int) bool {
 	}
 	c.step(Step{Layer: LayerWorker, Op: "failed", Key: objRef.String(), Worker: worker, Err: err, Len: -1})
 	utilruntime.HandleErrorWithContext(ctx, err, "Error syncing; requeuing for later retry", "objectReference", objRef)
+	c.lockQueueRows()
+	defer c.unlockQueueRows()
 	c.workqueue.AddRateLimited(objRef)
 	return true
+}
+
+// gotStep reports a Get that has returned, in its place among the other
+// workqueue rows (lockQueueRows).
+func (c *Controller) gotStep(objRef informer.ObjectName, worker int, detail string) {
+	c.lockQueueRows()
+	defer c.unlockQueueRows()
+	c.queueStep("Get", objRef, worker, detail)
 }
 
 // sync runs syncHandler, turning a panic into an error, so that a bug in

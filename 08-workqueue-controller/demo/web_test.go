@@ -49,10 +49,10 @@ func TestWebView(t *testing.T) {
 			t.Errorf("the stream's rows are not the terminal's output from the web view's first row on:\nstream:\n%s\nterminal:\n%s", rows, out)
 		}
 
-		// A handler's Add row may be printed after the worker's Get row of
-		// the same mark (two goroutines): the token then starts in the
-		// queue. Either way the key goes through the informers to a handler,
-		// and one token goes through the workqueue to a write.
+		// The key goes through the informers to a handler, and one token
+		// goes through the workqueue to a write (the controller prints a
+		// queue call and its row as one, so a Get's row never comes before
+		// the Add's that made it possible).
 		journeys := webviewtest.Journeys(st.Snapshot, st.Messages())
 		informers := "apiserver informers handlers"
 		once := "queued processing worker write"
