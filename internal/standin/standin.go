@@ -154,10 +154,20 @@ func waitForEvents(ctx context.Context, watches ...watch.Interface) bool {
 	}
 }
 
-// pass lists Foos and Deployments and acts on every Deployment that needs
+// pass lists Deployments and Foos and acts on every Deployment that needs
 // it. Conflicts and NotFounds are left to the next pass: the change that
 // caused them is an event on the way.
+//
+// Deployments are listed first: a Deployment's owner existed before it, so
+// a Foo list taken afterwards holds every owner still alive. The other
+// order collects a live Foo's new Deployment when the Foo and its
+// Deployment are both created between the two lists. (The real garbage
+// collector asks the server for the owner before it deletes a dependent.)
 func (s *standin) pass(ctx context.Context) error {
+	list, err := s.kube.AppsV1().Deployments(s.opts.Namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
 	fooList, err := s.dyn.Resource(crd.Foo.GVR()).Namespace(s.opts.Namespace).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return err
@@ -165,10 +175,6 @@ func (s *standin) pass(ctx context.Context) error {
 	foos := map[types.UID]bool{}
 	for _, foo := range fooList.Items {
 		foos[foo.GetUID()] = true
-	}
-	list, err := s.kube.AppsV1().Deployments(s.opts.Namespace).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return err
 	}
 	for i := range list.Items {
 		d := &list.Items[i]

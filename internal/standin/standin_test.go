@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 	kubefake "k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/utils/ptr"
 
 	"informer-from-scratch/internal/crd"
@@ -109,6 +111,61 @@ func TestStandinPlaysStatusAndGarbageCollector(t *testing.T) {
 		}
 		if diff := cmp.Diff(want, actions); diff != "" {
 			t.Errorf("the stand-in's actions (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// TestStandinSparesADeploymentBornBetweenItsLists: a Foo and its
+// Deployment created while a pass is between its two lists (the controller
+// is that fast on the playground) are left alone. Listing Foos before
+// Deployments would see the Deployment and not its owner, and collect it.
+func TestStandinSparesADeploymentBornBetweenItsLists(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
+			map[schema.GroupVersionResource]string{crd.Foo.GVR(): "FooList"})
+		kube := kubefake.NewClientset()
+		var lists atomic.Int32
+		born := func(k8stesting.Action) (bool, runtime.Object, error) {
+			if lists.Add(1) == 2 { // the second list of the first pass
+				foo := crd.NewFoo("ns", "born", "born-web", 1, nil)
+				foo.SetUID("uid-born")
+				if err := dyn.Tracker().Add(foo); err != nil {
+					t.Error(err)
+				}
+				if err := kube.Tracker().Add(owned("born-web", "born", "born")); err != nil {
+					t.Error(err)
+				}
+			}
+			return false, nil, nil
+		}
+		dyn.PrependReactor("list", "*", born)
+		kube.PrependReactor("list", "*", born)
+
+		var mu sync.Mutex
+		var actions []string
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			done <- standin.Run(ctx, kube, dyn, standin.Options{Namespace: "ns", OnAction: func(a standin.Action) {
+				mu.Lock()
+				defer mu.Unlock()
+				actions = append(actions, a.What+" "+a.Object)
+			}})
+		}()
+		time.Sleep(time.Second)
+		synctest.Wait()
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run returned %v", err)
+		}
+		if lists.Load() < 2 {
+			t.Fatalf("the stand-in listed %d times, want a pass's two lists", lists.Load())
+		}
+		if slices.Contains(actions, "DELETE Deployment ns/born-web") {
+			t.Errorf("the stand-in collected born-web, whose Foo is alive; its actions: %v", actions)
+		}
+		if _, err := kube.AppsV1().Deployments("ns").Get(context.Background(), "born-web", metav1.GetOptions{}); err != nil {
+			t.Errorf("born-web: %v", err)
 		}
 	})
 }
