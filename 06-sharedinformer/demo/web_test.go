@@ -34,17 +34,7 @@ func TestWebView(t *testing.T) {
 			}
 			return called["audit"] && called["metrics"] && called["late"]
 		})
-		rows := strings.Join(st.Snapshot.Recent, "")
-		for _, m := range st.Messages() {
-			if m.Row != nil {
-				rows += m.Row.Text
-			}
-		}
-		out := d.Out.String()
-		start := strings.Index(out, "   Web view: ")
-		if start < 0 || !strings.HasPrefix(out[start:], rows) {
-			t.Errorf("the stream's rows are not the terminal's output from the web view's first row on:\nstream:\n%s\nterminal:\n%s", rows, out)
-		}
+		st.CheckRows(t, d.Out.String())
 		journeys := webviewtest.Journeys(st.Snapshot, st.Messages())
 		for _, h := range []string{"audit", "metrics", "late"} {
 			want := fmt.Sprint([]string{"apiserver", "reflector", "queue", "indexer", "processor", "listener:" + h, "handler:" + h})

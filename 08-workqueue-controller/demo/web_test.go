@@ -37,17 +37,7 @@ func TestWebView(t *testing.T) {
 
 		// The stream's rows are the terminal's output from the web view's
 		// first row on, in order.
-		rows := strings.Join(st.Snapshot.Recent, "")
-		for _, m := range st.Messages() {
-			if m.Row != nil {
-				rows += m.Row.Text
-			}
-		}
-		out := d.Out.String()
-		start := strings.Index(out, "   Web view: ")
-		if start < 0 || !strings.HasPrefix(out[start:], rows) {
-			t.Errorf("the stream's rows are not the terminal's output from the web view's first row on:\nstream:\n%s\nterminal:\n%s", rows, out)
-		}
+		st.CheckRows(t, d.Out.String())
 
 		// The key goes through the informers to a handler, and one token
 		// goes through the workqueue to a write (the controller prints a

@@ -53,8 +53,8 @@ type Server struct {
 // is disconnected; its browser reconnects and starts from a snapshot.
 const clientBuffer = 4096
 
-// recentRows is how many rows of text a page that connects late gets.
-const recentRows = 400
+// RecentRows is how many rows of text a page that connects late gets.
+const RecentRows = 400
 
 // Start listens on addr, which must be a loopback address (the page's
 // buttons change the cluster: they are not for the room's network), and
@@ -129,8 +129,8 @@ func (s *Server) publishRow(r timeline.Row) {
 		s.step = &r
 	}
 	s.recent = append(s.recent, r.Text)
-	if len(s.recent) > recentRows {
-		s.recent = s.recent[len(s.recent)-recentRows:]
+	if len(s.recent) > RecentRows {
+		s.recent = s.recent[len(s.recent)-RecentRows:]
 	}
 	s.broadcast(s.model.row(r))
 }

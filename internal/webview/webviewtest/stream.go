@@ -194,3 +194,31 @@ type Journey struct {
 func (j Journey) String() string {
 	return fmt.Sprintf("%s %q: %s", j.Key, j.Label, strings.Join(j.Lanes, " → "))
 }
+
+// CheckRows fails the test unless the rows the stream carried (the
+// snapshot's recent rows, then every row message) are the terminal's output
+// out, from the web view's first row on: all of it when the snapshot holds
+// fewer than webview.RecentRows, a contiguous run of it otherwise (a page
+// that connects late gets only the last rows). out may run past the stream:
+// the demo goes on printing while the test reads.
+func (s *Stream) CheckRows(t *testing.T, out string) {
+	t.Helper()
+	rows := strings.Join(s.Snapshot.Recent, "")
+	for _, m := range s.Messages() {
+		if m.Row != nil {
+			rows += m.Row.Text
+		}
+	}
+	start := strings.Index(out, "   Web view: ")
+	if start < 0 {
+		t.Errorf("the terminal's output has no web view row:\n%s", out)
+		return
+	}
+	same := strings.HasPrefix(out[start:], rows)
+	if len(s.Snapshot.Recent) >= webview.RecentRows {
+		same = strings.Contains(out[start:], rows)
+	}
+	if !same {
+		t.Errorf("the stream's rows are not the terminal's output from the web view's first row on:\nstream:\n%s\nterminal:\n%s", rows, out)
+	}
+}
