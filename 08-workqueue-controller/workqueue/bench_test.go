@@ -63,6 +63,16 @@ func BenchmarkQueue(b *testing.B) {
 // one and finish it, so producers and workers contend for the queue's lock.
 // Items are unique ints: every Get is matched by an earlier Add, so none
 // waits for ever.
+//
+// Read its ns/op with care on a shared machine. It is wall time, and with
+// that many goroutines taking turns at one mutex much of it goes to parking
+// and waking them and their threads, so it measures the neighbours too: the
+// same code's ns/op varies fivefold between runs, and a single pair of runs
+// can put either side twice as fast as the other. And -count runs
+// client-go's sub-benchmark N times and only then ours N times, so a change
+// of load between the two blocks reads as a difference between the queues.
+// Compare the sides in turn, one pair per run (the chapter's benchmark
+// section has the loop).
 func BenchmarkQueueParallel(b *testing.B) {
 	for _, impl := range []struct {
 		name string
