@@ -15,6 +15,10 @@
 // its rows. On a real cluster (--kubeconfig), the real ones do, and the
 // demo writes only inside a namespace of its own (see realcluster.go).
 //
+// Ctrl-C (or SIGTERM) at any step once the controller runs is its graceful
+// shutdown, as in sample-controller: it stops taking keys, drains the
+// reconciles in flight, stops its informers, and the demo exits 0.
+//
 // ARGS=--break=NAME takes one mechanism away (the dirty set, Forget, the
 // owner reference) to show what goes wrong without it; ARGS=--break=help
 // lists them (breaks.go).
@@ -100,6 +104,9 @@ func run(env *demo.Env) error {
 		s.cleanup,
 	} {
 		if err := step(); err != nil {
+			if s.env.Ctx.Err() != nil {
+				return s.interrupted()
+			}
 			return err
 		}
 	}

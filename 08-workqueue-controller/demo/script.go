@@ -313,6 +313,35 @@ func (s *script) shutdown() error {
 	return nil
 }
 
+// interrupted ends the story early on Ctrl-C (or SIGTERM), the way
+// sample-controller's main ends: the interrupt cancelled the controller's
+// context too, so it stops taking keys, drains the reconciles in flight and
+// stops its informers. The metrics and a real cluster's --cleanup still run,
+// on a context of their own, bounded. If the controller's Run returned nil,
+// the demo exits 0. An interrupt before the controller started is an
+// interrupted start, and exits 130.
+func (s *script) interrupted() error {
+	if s.stopController == nil {
+		return s.env.Ctx.Err()
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.env.Ctx), time.Minute)
+	defer cancel()
+	s.env.Ctx = ctx
+	if err := s.stopControllerAndWait(); err != nil {
+		return err
+	}
+	s.stopStandinAndWait()
+	s.tl.Note("Ctrl-C: the controller stopped taking keys, drained and stopped its informers (the rows above); the rest of the story is skipped.")
+	if err := s.printMetrics(); err != nil {
+		return err
+	}
+	if err := s.cleanup(); err != nil {
+		return err
+	}
+	s.env.ShutDownOnInterrupt()
+	return nil
+}
+
 // printMetrics prints the workqueue's metrics.
 func (s *script) printMetrics() error {
 	s.tl.Step("The workqueue's metrics", "What a controller manager exports to Prometheus, from our queue's MetricsProvider.")

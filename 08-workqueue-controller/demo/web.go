@@ -136,6 +136,7 @@ func (w *web) stayUpThenStop() error {
 		return err
 	}
 	s.stopStandinAndWait()
+	s.env.ShutDownOnInterrupt() // Ctrl-C was this mode's planned end: exit 0
 	return nil
 }
 

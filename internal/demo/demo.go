@@ -7,7 +7,8 @@
 //   - the script runs and the demo exits by itself with status 0; --wait keeps
 //     the cluster up afterwards for exploring;
 //   - Ctrl-C at any moment cancels the context, stops the playground (apiserver,
-//     then etcd) and removes its directory;
+//     then etcd) and removes its directory; the status is then 130, unless the
+//     script shut down cleanly and said so (Env.ShutDownOnInterrupt): then 0;
 //   - the playground is the default even when KUBECONFIG is exported: a real
 //     cluster is used only when asked for with --kubeconfig or
 //     INFORMER_KUBECONFIG, and the banner says which cluster is in use;
@@ -70,7 +71,17 @@ type Env struct {
 
 	config *rest.Config
 	atExit []func()
+	// shutDownOnInterrupt: see ShutDownOnInterrupt.
+	shutDownOnInterrupt bool
 }
+
+// ShutDownOnInterrupt tells Run that the script took Ctrl-C (or SIGTERM) as
+// the signal to shut down, and did so cleanly: if the script then returns
+// nil, Run ends with "Done." and status 0, as a controller's main does after
+// a graceful shutdown (sample-controller's returns from Run and exits 0),
+// instead of 130. The script calls it from its own goroutine, after the
+// interrupt.
+func (e *Env) ShutDownOnInterrupt() { e.shutDownOnInterrupt = true }
 
 // RESTConfig returns a fresh copy of the client configuration, so a demo can
 // wrap its transport without affecting other clients.
@@ -139,10 +150,10 @@ func Run(opts Options, args []string, out, errOut io.Writer, script func(env *En
 	if err := script(env); err != nil {
 		return fail(ctx, out, errOut, err)
 	}
-	if ctx.Err() != nil {
+	if ctx.Err() != nil && !env.shutDownOnInterrupt {
 		return fail(ctx, out, errOut, ctx.Err())
 	}
-	if *wait {
+	if *wait && ctx.Err() == nil {
 		fmt.Fprintln(out, "\n--wait: the demo stays up until you press Ctrl-C.")
 		if env.Cluster != nil {
 			fmt.Fprintf(out, "From a second terminal: export KUBECONFIG=%s\n", env.Cluster.Kubeconfig)
