@@ -5,6 +5,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -87,6 +88,10 @@ func (s *script) chaos() error {
 	if err := s.trail.waitFor(s.env.Ctx, mark, "the relist after the 410", step(informer.LayerReflector, "Replace", "")); err != nil {
 		return err
 	}
+	// The reflector's Replace is where the relist begins, not where it
+	// ends: let the queue, the cache and every handler print theirs under
+	// this step's heading rather than the next one's.
+	s.trail.settle(s.env.Ctx, 300*time.Millisecond)
 
 	s.tl.Step("Chaos 3: the apiserver restarts (etcd keeps its data)",
 		"The watch ends when the apiserver stops; while it is down (the proxy with it) connections",
@@ -131,6 +136,23 @@ func (s *script) chaos() error {
 	s.tl.Note("The proxy: %d requests; faults: %v.", st.Requests, st.Faults)
 	s.showCache()
 	return nil
+}
+
+// settle waits until no observation has arrived for quietFor (at most 5s),
+// so that the rows a change set off are printed before the next heading.
+func (t *trail) settle(ctx context.Context, quietFor time.Duration) {
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+		t.mu.Lock()
+		changed := t.changed
+		t.mu.Unlock()
+		select {
+		case <-changed:
+		case <-time.After(quietFor):
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // changed matches a handler's update of key that is a change, not a sync

@@ -80,6 +80,9 @@ func TestChaosDemoShowsEachRecovery(t *testing.T) {
 		`fault +cut-watch pods watch +connection aborted`, resume, `handler +OnUpdate +stage06/web-1 .*from rv`,
 		`fault +410-gone +pods watch`, `watch +ERROR .*410 Expired`,
 		`http +GET .*sendInitialEvents=true`, `reflector +Replace +3 pods`,
+		// The relist's rows end before the next step begins.
+		`queue +ReplacedAll +3 pods`, `indexer +Replace +3 pods`, `handler +OnUpdate +stage06/web-5 +metrics: .*a sync`,
+		`Chaos 3: the apiserver restarts`,
 		`demo +RESTART +kube-apiserver`, `demo +READY +kube-apiserver`, resume,
 		`handler +OnAdd +stage06/web-6`,
 	} {
