@@ -71,10 +71,10 @@ func NewSharedProcessor(clk clock.PassiveClock, opts ProcessorOptions) *SharedPr
 // StartWatchSynced. If not, Run starts all three.
 //
 // It refuses, with an error and no registration, a listener it would never
-// run: one already registered here or before (see claim), or any listener
-// once the processor has stopped. client-go's addListener cannot fail; it
-// registers the first and panics later, and registers the second for ever
-// unstarted.
+// run: one already registered here or before (see takeOwnership), or any
+// listener once the processor has stopped. client-go's addListener cannot
+// fail; it registers the first and panics later, and registers the second
+// for ever unstarted.
 func (p *SharedProcessor) AddListener(listener *ProcessorListener) (ResourceEventHandlerRegistration, bool, error) {
 	p.listenersLock.Lock()
 	defer p.listenersLock.Unlock()

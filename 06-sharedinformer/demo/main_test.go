@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	"informer-from-scratch/internal/demo"
 	"informer-from-scratch/internal/demo/demotest"
 )
@@ -60,6 +62,22 @@ func TestDemoRunsToCompletion(t *testing.T) {
 				}
 				rest = rest[loc[1]:]
 			}
+		})
+	}
+}
+
+// TestDemoOnlyReadsARealCluster runs the demo, with each queue, against a
+// cluster given with --kubeconfig (a second playground, standing in for a
+// real cluster): it must only read there. It lists the pods of every
+// namespace, says it is read-only, skips the steps that create, delete and
+// compact, and leaves every namespace and pod as it found them.
+func TestDemoOnlyReadsARealCluster(t *testing.T) {
+	for _, queue := range []string{"realfifo", "deltafifo"} {
+		t.Run(queue, func(t *testing.T) {
+			demotest.RunOnRealCluster(t, options, []string{"--queue=" + queue}, run, []schema.GroupVersionResource{
+				{Version: "v1", Resource: "namespaces"},
+				{Version: "v1", Resource: "pods"},
+			}, "Read-only on a real cluster", "queue: "+queue, "IsStopped()=true")
 		})
 	}
 }

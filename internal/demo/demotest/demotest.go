@@ -4,15 +4,24 @@ package demotest
 
 import (
 	"bytes"
+	"context"
+	"maps"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/playground"
 )
 
 // Run runs the demo with no flags and KUBECONFIG exported (pointing at a
@@ -82,4 +91,78 @@ func RowsShowBreak(t *testing.T, name, out string, want, not []string) {
 			t.Errorf("--break=%s: a row matches %q, which the switch should prevent:\n%s", name, row, out)
 		}
 	}
+}
+
+// RunOnRealCluster runs the demo with args and --kubeconfig on a second
+// playground, standing in for a real cluster: a demo must only read there
+// (stage 08's, which writes in a namespace of its own, has its own test).
+// It fails the test unless the demo exits 0, says in its banner that it is
+// read-only, prints every string in want, and leaves every object of
+// resources (the kinds the demo reads or would write) as it found it, down
+// to the resourceVersion. It returns the output.
+func RunOnRealCluster(t *testing.T, opts demo.Options, args []string, script func(*demo.Env) error, resources []schema.GroupVersionResource, want ...string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a playground")
+	}
+	c, err := playground.Start(context.Background(), playground.Options{Progress: os.Stderr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Stop()
+	t.Setenv(demo.KubeconfigEnv, "")
+	client, err := dynamic.NewForConfig(c.RESTConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := settled(t, client, resources)
+	var out, errOut bytes.Buffer
+	if code := demo.Run(opts, append(args, "--kubeconfig", c.Kubeconfig), &out, &errOut, script); code != 0 {
+		t.Fatalf("exit code %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
+	}
+	for _, w := range append(want, "read-only: this demo makes no change to it") {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("output lacks %q:\n%s", w, out.String())
+		}
+	}
+	if diff := cmp.Diff(before, contents(t, client, resources)); diff != "" {
+		t.Errorf("the demo changed the real cluster (-before +after):\n%s", diff)
+	}
+	return out.String()
+}
+
+// contents lists the objects of resources by resource and key, with their
+// resourceVersions: any write changes it.
+func contents(t *testing.T, client dynamic.Interface, resources []schema.GroupVersionResource) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, gvr := range resources {
+		list, err := client.Resource(gvr).List(context.Background(), metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, item := range list.Items {
+			out[gvr.Resource+" "+item.GetNamespace()+"/"+item.GetName()] = item.GetResourceVersion()
+		}
+	}
+	return out
+}
+
+// settled waits until the apiserver has made the objects it makes by itself
+// after it starts (the default/kubernetes service, a config map in
+// kube-system): two looks a second apart see the same.
+func settled(t *testing.T, client dynamic.Interface, resources []schema.GroupVersionResource) map[string]string {
+	t.Helper()
+	last := contents(t, client, resources)
+	for range 60 {
+		time.Sleep(time.Second)
+		now := contents(t, client, resources)
+		_, err := client.Resource(schema.GroupVersionResource{Version: "v1", Resource: "services"}).Namespace("default").Get(context.Background(), "kubernetes", metav1.GetOptions{})
+		if err == nil && maps.Equal(last, now) {
+			return now
+		}
+		last = now
+	}
+	t.Fatal("the cluster did not settle within a minute")
+	return nil
 }
