@@ -118,7 +118,9 @@ func (w *web) listeners(names ...string) {
 	}
 }
 
-// stayUp keeps the informer running, and the buttons acting, until Ctrl-C.
+// stayUp keeps the informer running, and the buttons acting, until Ctrl-C:
+// this mode's planned end, after which the demo stops the informer and
+// exits 0, not 130.
 func (w *web) stayUp(ctx context.Context) {
 	if w == nil {
 		return
@@ -126,6 +128,7 @@ func (w *web) stayUp(ctx context.Context) {
 	w.buttons.Open()
 	w.s.tl.Note("--web: the informer keeps running and the page's buttons act, until you press Ctrl-C: %s", w.srv.URL())
 	<-ctx.Done()
+	w.s.env.ShutDownOnInterrupt()
 }
 
 func (w *web) close() {

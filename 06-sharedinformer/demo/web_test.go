@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"informer-from-scratch/internal/demo/demotest"
 	"informer-from-scratch/internal/webview"
 	"informer-from-scratch/internal/webview/webviewtest"
 )
@@ -98,4 +99,22 @@ func browse(t *testing.T, d *webviewtest.Demo) {
 	p.Do("switch to Chinese", chromedp.Click(chromedp.CSS(`#lang`)))
 	p.Poll("the Chinese labels", `document.querySelector('[data-action="create"]').textContent === "创建 Pod"`)
 	p.Screenshot("webview-zh.png")
+}
+
+// TestCtrlCEndsTheWebViewAndExitsZero: with --web, Ctrl-C is how a learner
+// ends the demo once the story is over, so it is a clean end: the informer
+// stops, the playground goes, and the exit code is 0, not 130.
+func TestCtrlCEndsTheWebViewAndExitsZero(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a playground")
+	}
+	code, out := demotest.Interrupt(t, options, []string{"--web"}, run, "--web: the informer keeps running")
+	if code != 0 {
+		t.Fatalf("exit code %d after Ctrl-C in --web mode, want 0\n%s", code, out)
+	}
+	for _, want := range []string{"Done.", "Playground stopped"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q after Ctrl-C:\n%s", want, out)
+		}
+	}
 }

@@ -25,8 +25,10 @@ type Demo struct {
 // StartDemo runs a demo's script with args, as `make run-stage N ARGS=...`
 // does, and waits until its output matches ready, whose first group is the
 // page's URL: the line a demo prints once its story is over and its
-// buttons act. The test's cleanup stops it, as Ctrl-C would, and checks
-// that it exited 0 and that its output holds each of wantAtEnd.
+// buttons act. The test's cleanup stops it by ending the script's context
+// (demotest.Interrupt is the test of a real Ctrl-C, through demo.Run's
+// signal handling), and checks that it exited 0 and that its output holds
+// each of wantAtEnd.
 func StartDemo(t *testing.T, opts demo.Options, run func(*demo.Env) error, args []string, ready *regexp.Regexp, wantAtEnd ...string) *Demo {
 	t.Helper()
 	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "a-kubeconfig-the-demo-must-not-read"))
