@@ -69,6 +69,18 @@ func (t *Timeline) Event(layer, what, object, detail string) {
 	t.EventWith(nil, layer, what, object, detail)
 }
 
+// The event columns' widths: what happened, then the object. A what wider
+// than its column (AddRateLimited, ShutDownWithDrain) takes the room from
+// the object's, so that the detail column still starts in the same place.
+const (
+	whatWidth   = 9
+	objectWidth = 30
+)
+
+func objectColumn(what string) int {
+	return max(0, objectWidth-max(0, len(what)-whatWidth))
+}
+
 // EventWith is Event with fields: the row's facts in a form a program can
 // read without parsing the detail (the object's key, its resourceVersion,
 // the handler). They are not printed; subscribers get them in Row.Fields.
@@ -76,7 +88,7 @@ func (t *Timeline) EventWith(fields map[string]string, layer, what, object, deta
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	offset := t.now().Sub(t.start)
-	text := fmt.Sprintf("%+8.3fs  %-10s %-9s %-30s %s\n", offset.Seconds(), layer, what, object, detail)
+	text := fmt.Sprintf("%+8.3fs  %-10s %-*s %-*s %s\n", offset.Seconds(), layer, whatWidth, what, objectColumn(what), object, detail)
 	t.print(Row{Kind: KindEvent, Step: t.step, Offset: offset, Layer: layer, What: what, Object: object, Detail: detail, Fields: fields, Text: text})
 }
 

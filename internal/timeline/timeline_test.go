@@ -65,3 +65,18 @@ func TestSubscribersSeeWhatIsPrinted(t *testing.T) {
 		t.Errorf("rows (-want +got):\n%s", diff)
 	}
 }
+
+// ExampleTimeline_Event_wideWhat: a what wider than its column (client-go's
+// AddRateLimited, ShutDownWithDrain) takes its room from the object's, so
+// the detail still starts where every other row's does.
+func ExampleTimeline_Event_wideWhat() {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tl := timeline.NewWithClock(os.Stdout, func() time.Time { return now })
+	tl.Event("workqueue", "Add", "stage08/flaky", "len=1")
+	tl.Event("workqueue", "AddRateLimited", "stage08/flaky", "requeue 1: back in 5ms")
+	tl.Event("controller", "ShutDownWithDrain", "", "stop taking keys")
+	// Output:
+	//   +0.000s  workqueue  Add       stage08/flaky                  len=1
+	//   +0.000s  workqueue  AddRateLimited stage08/flaky             requeue 1: back in 5ms
+	//   +0.000s  controller ShutDownWithDrain                        stop taking keys
+}
