@@ -47,6 +47,9 @@ type spec struct {
 	Burst    int           // updates sent as fast as they are taken
 	Paced    int           // updates sent one every Interval, for latency
 	Interval time.Duration //
+	// Diagnose splits the steady state's latency in two at the queue (see
+	// queueStamps) and counts the garbage collections of the paced phase.
+	Diagnose bool
 	// Profile, if set, is a path prefix: the sync's CPU profile goes to
 	// Profile+".cpu.pprof", its allocations to Profile+".allocs.pprof".
 	Profile string
@@ -61,6 +64,12 @@ type result struct {
 	PeakRSS      uint64  `json:",omitempty"` // the process's VmHWM
 	EventsPerSec float64 `json:",omitempty"`
 	P50, P99     float64 `json:",omitempty"` // seconds from the server's write to the handler's call
+	// With Diagnose: the p99 of the same latency's two parts, the server's
+	// write to the queue's Add and the queue's Add to the handler's call,
+	// and the garbage collections and their total pause during the paced updates.
+	QueueP99, HandlerP99 float64 `json:",omitempty"`
+	GCs                  uint32  `json:",omitempty"`
+	GCPause              float64 `json:",omitempty"`
 }
 
 // side is an informer under measurement, ours or client-go's.
@@ -96,15 +105,26 @@ func dropManagedFields(obj any) (any, error) {
 // generated pod informer has, and handler as its one handler. client-go's
 // WatchList is a feature gate: the parent sets KUBE_FEATURE_WatchListClient
 // in this process's environment; ours is an option.
-func newSide(s spec, client kubernetes.Interface, handler cache.ResourceEventHandler) (side, error) {
+func newSide(s spec, client kubernetes.Interface, handler cache.ResourceEventHandler, stamp func(any)) (side, error) {
 	rc := client.CoreV1().RESTClient()
 	var sd side
-	var setTransform func() error
+	var setTransform func(stamp func(any)) error
+	transform := func(stamp func(any)) cache.TransformFunc {
+		return func(obj any) (any, error) {
+			if stamp != nil {
+				stamp(obj)
+			}
+			if !s.Transform {
+				return obj, nil
+			}
+			return dropManagedFields(obj)
+		}
+	}
 	switch s.Impl {
 	case "client-go":
 		lw := cache.NewListWatchFromClient(rc, "pods", "", fields.Everything())
 		inf := cache.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
-		setTransform = func() error { return inf.SetTransform(dropManagedFields) }
+		setTransform = func(stamp func(any)) error { return inf.SetTransform(transform(stamp)) }
 		sd = side{run: inf.RunWithContext, hasSynced: inf.HasSynced, keepAlive: inf,
 			add: func(h cache.ResourceEventHandler) error { _, err := inf.AddEventHandler(h); return err }}
 	case "ours", "ours-deltafifo":
@@ -118,14 +138,14 @@ func newSide(s spec, client kubernetes.Interface, handler cache.ResourceEventHan
 			Queue:        queue,
 			UseWatchList: ptr.To(s.Mode == "watchlist"),
 		})
-		setTransform = func() error { return inf.SetTransform(dropManagedFields) }
+		setTransform = func(stamp func(any)) error { return inf.SetTransform(transform(stamp)) }
 		sd = side{run: inf.RunWithContext, hasSynced: inf.HasSynced, keepAlive: inf,
 			add: func(h cache.ResourceEventHandler) error { _, err := inf.AddEventHandler(h); return err }}
 	default:
 		return side{}, fmt.Errorf("no informer called %q", s.Impl)
 	}
-	if s.Transform {
-		if err := setTransform(); err != nil {
+	if s.Transform || stamp != nil {
+		if err := setTransform(stamp); err != nil {
 			return side{}, err
 		}
 	}
@@ -167,7 +187,7 @@ func runChild(arg string) error {
 // sampled throughout. Its one handler does nothing, as the cheapest
 // controller's would; the informer's HasSynced does not wait for it.
 func measureSync(s spec, client kubernetes.Interface) (result, error) {
-	inf, err := newSide(s, client, cache.ResourceEventHandlerFuncs{})
+	inf, err := newSide(s, client, cache.ResourceEventHandlerFuncs{}, nil)
 	if err != nil {
 		return result{}, err
 	}
@@ -345,7 +365,21 @@ func measureSteady(s spec, client kubernetes.Interface) (result, error) {
 	}
 	// Every handler is registered on its own, so each has its listener, as
 	// ten controllers sharing one informer would.
-	inf, err := newSide(s, client, handlers[0])
+	// The transform runs inside the queue's Add, on the reflector's
+	// goroutine, in both informers: the moment an update enters the queue.
+	var queued []int64
+	var stamp func(any)
+	if s.Diagnose {
+		queued = make([]int64, s.Burst+s.Paced)
+		stamp = func(obj any) {
+			if pod, ok := obj.(*corev1.Pod); ok {
+				if i := replay.UpdateIndex(pod.ResourceVersion, s.N); i >= 0 && i < len(queued) {
+					queued[i] = time.Now().UnixNano()
+				}
+			}
+		}
+	}
+	inf, err := newSide(s, client, handlers[0], stamp)
 	if err != nil {
 		return result{}, err
 	}
@@ -397,20 +431,38 @@ func measureSteady(s spec, client kubernetes.Interface) (result, error) {
 	}
 	r := result{EventsPerSec: float64(s.Burst) / (float64(last-sent[0]) / 1e9)}
 
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
 	sent, err = phase(s.Burst, s.Paced, s.Interval)
 	if err != nil {
 		return result{}, err
 	}
-	var lat []float64
+	runtime.ReadMemStats(&after)
+	var lat, toQueue, toHandler []float64
 	for _, h := range handlers {
 		for i, t := range sent {
-			lat = append(lat, float64(h.received[s.Burst+i]-t)/1e9)
+			got := h.received[s.Burst+i]
+			lat = append(lat, float64(got-t)/1e9)
+			if s.Diagnose {
+				q := queued[s.Burst+i]
+				toQueue = append(toQueue, float64(q-t)/1e9)
+				toHandler = append(toHandler, float64(got-q)/1e9)
+			}
 		}
 	}
-	slices.Sort(lat)
-	r.P50 = lat[len(lat)/2]
-	r.P99 = lat[len(lat)*99/100]
+	r.P50, r.P99 = percentile(lat, 50), percentile(lat, 99)
+	if s.Diagnose {
+		r.QueueP99, r.HandlerP99 = percentile(toQueue, 99), percentile(toHandler, 99)
+		r.GCs = after.NumGC - before.NumGC
+		r.GCPause = float64(after.PauseTotalNs-before.PauseTotalNs) / 1e9
+	}
 	return r, nil
+}
+
+// percentile sorts vs and returns its pth percentile (nearest rank below).
+func percentile(vs []float64, p int) float64 {
+	slices.Sort(vs)
+	return vs[len(vs)*p/100]
 }
 
 func postSend(ctx context.Context, url string, from, count int, interval time.Duration) ([]int64, error) {

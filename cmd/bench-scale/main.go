@@ -45,6 +45,8 @@ func main() {
 	steady := flag.Bool("steady", true, "measure the steady state (updates to 1 and 10 handlers)")
 	profile := flag.String("profile", "", "write a CPU and an allocation profile of every sync into this directory")
 	only := flag.String("only", "", "measure only the syncs of this encoding/mode, e.g. json/watchlist")
+	pairs := flag.Int("pairs", 0, "instead of the report: this many steady-state pairs, ours and client-go's back to back, order alternating")
+	pairHandlers := flag.Int("pair-handlers", 1, "handlers in each -pairs measurement")
 	flag.Parse()
 	klog.SetLogger(logr.Discard())
 
@@ -69,6 +71,15 @@ func main() {
 		os.Exit(2)
 	}
 	b := &bench{reps: *reps, results: map[key][]result{}, started: time.Now(), profile: *profile, only: *only}
+	if *pairs > 0 {
+		summary, err := b.pairRuns(*pairs, max(*pairHandlers, 1))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench-scale:", err)
+			os.Exit(1)
+		}
+		fmt.Print(summary)
+		return
+	}
 	if !*syncs {
 		ns = nil
 	}
@@ -187,22 +198,21 @@ const (
 	steadyInterval = 5 * time.Millisecond
 )
 
+// steadyRuns measures every informer with 1 and 10 handlers, reps times.
+// The order of the informers rotates from one repetition to the next: a
+// latency tail is sensitive to what ran just before on a shared machine,
+// and a side that always ran first would always meet it first.
 func (b *bench) steadyRuns() error {
 	pods := replay.Pods(steadyPods)
 	for rep := range b.reps {
 		for _, handlers := range []int{1, 10} {
-			for _, impl := range impls {
-				// A server per measurement: its updates can be sent once.
-				srv, err := replay.Start(pods, replay.Options{Encoding: replay.JSON, Updates: steadyBurst + steadyPaced})
+			for i := range impls {
+				impl := impls[(i+rep)%len(impls)]
+				r, err := b.steadyOnce(pods, impl, handlers, false)
 				if err != nil {
 					return err
 				}
-				err = b.once("replay", rep, spec{Kind: "steady", Impl: impl, URL: srv.URL(), Encoding: replay.JSON, Mode: "watchlist",
-					N: steadyPods, Handlers: handlers, Burst: steadyBurst, Paced: steadyPaced, Interval: steadyInterval})
-				srv.Close()
-				if err != nil {
-					return err
-				}
+				b.record("replay", rep, spec{Kind: "steady", Impl: impl, Encoding: replay.JSON, Mode: "watchlist", N: steadyPods, Handlers: handlers}, r)
 			}
 		}
 	}
@@ -230,11 +240,16 @@ func (b *bench) once(source string, rep int, s spec) error {
 	if err != nil {
 		return fmt.Errorf("%s %s %s %s N=%d: %w", s.Kind, s.Impl, s.Encoding, s.Mode, s.N, err)
 	}
+	b.record(source, rep, s, r)
+	return nil
+}
+
+// record keeps one repetition's result and reports it.
+func (b *bench) record(source string, rep int, s spec, r result) {
 	k := key{Kind: s.Kind, Impl: s.Impl, Source: source, Encoding: s.Encoding, Mode: s.Mode, N: s.N, Transform: s.Transform, Handlers: s.Handlers}
 	b.results[k] = append(b.results[k], r)
 	b.progress("%-10s %-6s %-8s %-10s N=%-6d %-20s rep %d/%d: %s", source, s.Kind, s.Encoding, s.Mode, s.N,
 		s.Impl+transformTag(s.Transform)+handlersTag(s.Handlers), rep+1, b.reps, r.summary())
-	return nil
 }
 
 func transformTag(t bool) string {
