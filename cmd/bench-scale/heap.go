@@ -1,12 +1,10 @@
 package main
 
 import (
-	"os"
 	"runtime"
 	"runtime/metrics"
-	"strconv"
-	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -80,18 +78,16 @@ func settledHeap() uint64 {
 	return objects
 }
 
-// peakRSS is the process's high-water mark of resident memory (VmHWM), in
-// bytes; 0 where /proc does not say.
+// peakRSS is the process's high-water mark of resident memory, in bytes,
+// from getrusage(2) (on Linux the same number as /proc's VmHWM); 0 where
+// the system does not say. ru_maxrss counts KiB on Linux, bytes on macOS.
 func peakRSS() uint64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil || ru.Maxrss <= 0 {
 		return 0
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, _ := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb * 1024
-		}
+	if runtime.GOOS == "darwin" {
+		return uint64(ru.Maxrss)
 	}
-	return 0
+	return uint64(ru.Maxrss) * 1024
 }

@@ -29,6 +29,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"informer-from-scratch/internal/chromium"
 )
 
 // maxRatio is the widest a diagram may be, width over height, as rendered
@@ -174,7 +176,7 @@ func mermaidBlocks(path string) ([]block, error) {
 }
 
 // tools finds Chromium, and reports what is missing, if anything.
-func tools() (chromium, missing string) {
+func tools() (browser, missing string) {
 	if _, err := exec.LookPath("node"); err != nil {
 		return "", "Node.js is not installed"
 	}
@@ -184,14 +186,8 @@ func tools() (chromium, missing string) {
 	if _, err := exec.LookPath("npm"); err != nil {
 		return "", "npm is not installed"
 	}
-	candidates := []string{os.Getenv("CHROMIUM"), "chromium", "chromium-browser"}
-	for _, c := range candidates {
-		if c == "" {
-			continue
-		}
-		if path, err := exec.LookPath(c); err == nil {
-			return path, ""
-		}
+	if path, ok := chromium.Find(); ok {
+		return path, ""
 	}
 	return "", "Chromium is not installed"
 }

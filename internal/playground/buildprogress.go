@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -113,8 +112,8 @@ func (b *builder) run(args []string, onLine func(string), status func() string) 
 	// add -mod=readonly: the nested module's go.sum is the source of truth.
 	cmd.Env = append(os.Environ(), "GOWORK=off", strings.TrimSpace("GOFLAGS="+os.Getenv("GOFLAGS")+" -mod=readonly"))
 	// Own process group, so cancelling kills the compilers go build spawned too.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.SysProcAttr = childAttr()
+	cmd.Cancel = func() error { killGroup(cmd.Process.Pid); return nil }
 	var stdout, all strings.Builder
 	var allMu sync.Mutex
 	cmd.Stdout = &stdout

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -41,7 +40,8 @@ type Cluster struct {
 	Kubeconfig string
 	// Host is the apiserver's https URL.
 	Host string
-	// EtcdURL is etcd's client URL (plain http on loopback).
+	// EtcdURL is etcd's client URL: https on loopback, and etcd wants a
+	// client certificate from the playground's CA (see credentials).
 	EtcdURL string
 
 	// owner holds the directory's lock (see lockOwnership) until Stop.
@@ -134,10 +134,10 @@ func (c *Cluster) startChildren(ctx context.Context, bins Binaries, creds *crede
 		return err
 	}
 	etcdClient, etcdPeer, apiPort := ports[0], ports[1], ports[2]
-	c.EtcdURL = fmt.Sprintf("http://127.0.0.1:%d", etcdClient)
+	c.EtcdURL = fmt.Sprintf("https://127.0.0.1:%d", etcdClient)
 	c.Host = fmt.Sprintf("https://127.0.0.1:%d", apiPort)
 
-	c.etcd, err = startProcess("etcd", filepath.Join(c.Dir, "etcd.log"), bins.Etcd, etcdArgs(c.Dir, etcdClient, etcdPeer)...)
+	c.etcd, err = startProcess(c.Dir, "etcd", "etcd.log", bins.Etcd, etcdArgs(c.Dir, creds, etcdClient, etcdPeer)...)
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ func (c *Cluster) startChildren(ctx context.Context, bins Binaries, creds *crede
 // playground's directory, and waits until it is ready. On an error the
 // process it returns (if any) is still to be stopped.
 func (c *Cluster) startAPIServer(ctx context.Context, logName string, port int) (*process, error) {
-	api, err := startProcess("kube-apiserver", filepath.Join(c.Dir, logName), c.bins.APIServer,
+	api, err := startProcess(c.Dir, "kube-apiserver", logName, c.bins.APIServer,
 		append(apiserverArgs(c.Dir, c.creds, c.EtcdURL, port, c.opts), c.opts.ExtraAPIServerArgs...)...)
 	if err != nil {
 		return nil, err
@@ -181,8 +181,9 @@ func (c *Cluster) stopChildren() error {
 	return errors.Join(errs...)
 }
 
-func etcdArgs(dir string, clientPort, peerPort int) []string {
-	client := fmt.Sprintf("http://127.0.0.1:%d", clientPort)
+func etcdArgs(dir string, creds *credentials, clientPort, peerPort int) []string {
+	client := fmt.Sprintf("https://127.0.0.1:%d", clientPort)
+	// No peer ever joins: the peer port is only bound, so plain http.
 	peer := fmt.Sprintf("http://127.0.0.1:%d", peerPort)
 	return []string{
 		"--name=playground",
@@ -192,6 +193,13 @@ func etcdArgs(dir string, clientPort, peerPort int) []string {
 		"--listen-peer-urls=" + peer,
 		"--initial-advertise-peer-urls=" + peer,
 		"--initial-cluster=playground=" + peer,
+		// TLS with client certificates, both from the playground's CA:
+		// only the apiserver and we can talk to this etcd, and only this
+		// etcd can answer us (waitFor).
+		"--cert-file=" + creds.etcdCertFile,
+		"--key-file=" + creds.etcdKeyFile,
+		"--client-cert-auth",
+		"--trusted-ca-file=" + creds.caFile,
 		"--log-level=warn",
 		// A throwaway cluster: skip fsync, it only costs time.
 		"--unsafe-no-fsync",
@@ -201,6 +209,9 @@ func etcdArgs(dir string, clientPort, peerPort int) []string {
 func apiserverArgs(dir string, creds *credentials, etcdURL string, port int, opts Options) []string {
 	args := []string{
 		"--etcd-servers=" + etcdURL,
+		"--etcd-cafile=" + creds.caFile,
+		"--etcd-certfile=" + creds.clientCertFile,
+		"--etcd-keyfile=" + creds.clientKeyFile,
 		"--bind-address=127.0.0.1",
 		"--advertise-address=127.0.0.1",
 		"--secure-port=" + strconv.Itoa(port),
@@ -227,22 +238,15 @@ func apiserverArgs(dir string, creds *credentials, etcdURL string, port int, opt
 }
 
 // waitFor polls url until our child answers it with 200, the child dies,
-// ctx ends, or a minute passes. The child is checked first, and an answer
-// counts only while the child itself listens on the url's port: a port taken
-// by another server (another etcd answers /health just as well) is not
-// adopted, it is errPortTaken, and Start tries other ports.
+// ctx ends, or a minute passes. Every answer comes over TLS verified against
+// the playground's own CA, so an answer is our child's: a server that took
+// the port first (another etcd answers /health just as well) fails the
+// handshake, and that is errPortTaken, on which Start tries other ports.
+// This holds on every system, with nothing to read from /proc.
 func (c *Cluster) waitFor(ctx context.Context, p *process, rawURL string, auth bool) error {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return err
-	}
-	port, err := strconv.Atoi(u.Port())
-	if err != nil {
-		return fmt.Errorf("no port in %s: %w", rawURL, err)
-	}
 	client := c.httpClient()
 	deadline := time.Now().Add(time.Minute)
-	var foreignSince time.Time
+	var strangerSince time.Time
 	for {
 		select {
 		case <-p.exited:
@@ -251,17 +255,16 @@ func (c *Cluster) waitFor(ctx context.Context, p *process, rawURL string, auth b
 		}
 		err := c.get(ctx, client, rawURL, auth)
 		if err == nil {
-			ours, lerr := listensOn(p.cmd.Process.Pid, port)
-			if ours {
-				return nil
-			}
-			err = fmt.Errorf("%w: %s answered, but %s (pid %d) does not listen on port %d (%v)", errPortTaken, rawURL, p.name, p.cmd.Process.Pid, port, lerr)
+			return nil
+		}
+		if isStranger(err) {
+			err = fmt.Errorf("%w: a server that is not %s (pid %d) answers %s: %v", errPortTaken, p.name, p.cmd.Process.Pid, rawURL, err)
 			// Our child may still be starting (it then fails to bind and
-			// exits), or hang: five seconds of someone else's answers is
+			// exits), or hang: five seconds of a stranger's answers is
 			// enough either way.
-			if foreignSince.IsZero() {
-				foreignSince = time.Now()
-			} else if time.Since(foreignSince) > 5*time.Second {
+			if strangerSince.IsZero() {
+				strangerSince = time.Now()
+			} else if time.Since(strangerSince) > 5*time.Second {
 				return err
 			}
 		}
@@ -278,12 +281,27 @@ func (c *Cluster) waitFor(ctx context.Context, p *process, rawURL string, auth b
 	}
 }
 
+// isStranger reports an error that only a server other than our child
+// gives: one that does not speak TLS, or whose certificate our CA did not
+// sign. A refused connection is not one: our child may not listen yet.
+func isStranger(err error) bool {
+	var header tls.RecordHeaderError
+	var verify *tls.CertificateVerificationError
+	var unknown x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	return errors.As(err, &header) || errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &hostname)
+}
+
 func (c *Cluster) httpClient() *http.Client {
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(c.caPEM)
 	return &http.Client{
-		Timeout:   5 * time.Second,
-		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}},
+		Timeout: 5 * time.Second,
+		Transport: &http.Transport{TLSClientConfig: &tls.Config{
+			RootCAs: pool,
+			// etcd asks for it; the apiserver does not, and it is not sent.
+			Certificates: []tls.Certificate{c.creds.client},
+		}},
 	}
 }
 

@@ -14,7 +14,8 @@ import (
 // token from before it gets 410 Gone (with the watch cache disabled; the watch
 // cache keeps its own window of history and may still serve it).
 //
-// It uses etcd's JSON gateway, so the learner's module needs no etcd client.
+// It uses etcd's JSON gateway, so the learner's module needs no etcd client,
+// with the playground's client certificate, which etcd demands.
 func (c *Cluster) Compact(ctx context.Context) (int64, error) {
 	var status struct {
 		Header struct {
@@ -45,7 +46,7 @@ func (c *Cluster) etcdPost(ctx context.Context, path string, in, out any) error 
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := c.httpClient().Do(req)
 	if err != nil {
 		return fmt.Errorf("etcd %s: %w", path, err)
 	}

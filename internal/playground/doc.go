@@ -12,9 +12,19 @@
 // apiserver hanging on its storage), then the directory.
 //
 // The child processes run in their own process group, so a Ctrl-C in the
-// terminal reaches only our process, which stops them in order; and they carry
-// a parent-death signal, so they die with us even if we are killed with -9
-// (Linux ties it to the thread that started them, which in a Go program lives
-// as long as the process; see startProcess). A directory left by a killed
-// run is removed by the next Start: its owner's lock is gone (owner.go).
+// terminal reaches only our process, which stops them in order. If we are
+// killed with -9 instead, Linux kills them with us (a parent-death signal,
+// see childAttr); macOS has no such signal, so each playground writes its
+// children's PIDs down in its directory and the next Start stops those a
+// dead owner left, checking each one's command line first so a reused PID
+// is never killed (children.go). The directory itself is removed by the
+// next Start too: its owner's lock is gone (owner.go).
+//
+// Every child speaks TLS with certificates from the playground's own fresh
+// CA (etcd demands a client certificate from it too), which is also how
+// Start knows that what answers on a port is its child and not a stranger
+// that took the port first: the same check on Linux and macOS (certs.go).
+//
+// Linux and macOS (arm64 and amd64) are supported; native Windows is not
+// (windows.go), and Windows users run the course in WSL 2.
 package playground

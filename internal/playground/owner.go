@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -28,7 +27,7 @@ func lockOwnership(dir string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := tryLock(f); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("locking %s: %w", tmp, err)
 	}
@@ -48,30 +47,40 @@ func lockOwnership(dir string) (*os.File, error) {
 const unownedAfter = 24 * time.Hour
 
 // sweepStaleDirs removes the playground directories nobody owns any more:
-// what a previous run killed with SIGKILL left behind. Its children are gone
-// too (see startProcess); only the directory was left.
+// what a previous run killed with SIGKILL left behind. First it stops the
+// children that run still (children.go): none on Linux, where they died
+// with their parent, both of them on macOS.
 func sweepStaleDirs() {
 	entries, _ := os.ReadDir(os.TempDir())
 	for _, e := range entries {
-		if e.IsDir() && strings.HasPrefix(e.Name(), dirPrefix) {
-			if dir := filepath.Join(os.TempDir(), e.Name()); abandoned(dir) {
-				os.RemoveAll(dir)
-			}
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), dirPrefix) {
+			continue
+		}
+		dir := filepath.Join(os.TempDir(), e.Name())
+		if release, ok := claimAbandoned(dir); ok {
+			stopLeftChildren(dir)
+			os.RemoveAll(dir)
+			release()
 		}
 	}
 }
 
-// abandoned reports whether dir's owner is gone. When it says yes, it holds
-// the dead owner's lock until it returns, so two sweepers cannot both decide.
-func abandoned(dir string) bool {
+// claimAbandoned reports whether dir's owner is gone. When it says yes, it
+// holds the dead owner's lock until release is called, so two sweepers
+// cannot both decide, and a sweeper stops the children and removes the
+// directory as one step.
+func claimAbandoned(dir string) (release func(), ok bool) {
 	f, err := os.Open(filepath.Join(dir, ownerLock))
 	if errors.Is(err, os.ErrNotExist) {
 		info, err := os.Stat(dir)
-		return err == nil && time.Since(info.ModTime()) > unownedAfter
+		return func() {}, err == nil && time.Since(info.ModTime()) > unownedAfter
 	}
 	if err != nil {
-		return false // cannot tell: leave it
+		return nil, false // cannot tell: leave it
 	}
-	defer f.Close()
-	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+	if tryLock(f) != nil {
+		f.Close()
+		return nil, false // its owner lives
+	}
+	return func() { f.Close() }, true
 }

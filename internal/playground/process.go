@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -21,25 +22,21 @@ type process struct {
 	err     error         // the exit status, valid once exited is closed
 }
 
-func startProcess(name, logPath, bin string, args ...string) (*process, error) {
+// startProcess starts bin in its own process group, logging to logName in
+// the playground's directory dir, and writes its PID down there (children.go)
+// before returning, so that a playground killed before it could stop its
+// children leaves a record of them.
+func startProcess(dir, name, logName, bin string, args ...string) (*process, error) {
+	logPath := filepath.Join(dir, logName)
 	logFile, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		// Own process group: Ctrl-C reaches only us, and we stop the children
-		// in the right order.
-		Setpgid: true,
-		// SIGKILL the child when its parent dies, so a playground killed
-		// with -9 leaves no orphans. Linux sends it when the *thread* that
-		// started the child exits, not the process (golang/go#27505). Go
-		// keeps its threads for the life of the process unless a goroutine
-		// locked to one exits, which nothing here does, so in practice the
-		// children die with us; Stop remains the orderly way.
-		Pdeathsig: syscall.SIGKILL,
-	}
+	// Own process group: Ctrl-C reaches only us, and we stop the children
+	// in the right order. On Linux, also a parent-death signal (childAttr).
+	cmd.SysProcAttr = childAttr()
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
 		return nil, fmt.Errorf("starting %s: %w", name, err)
@@ -50,6 +47,10 @@ func startProcess(name, logPath, bin string, args ...string) (*process, error) {
 		logFile.Close()
 		close(p.exited)
 	}()
+	if err := recordChild(dir, cmd.Process.Pid); err != nil {
+		p.stop(0)
+		return nil, fmt.Errorf("recording %s's PID: %w", name, err)
+	}
 	return p, nil
 }
 
@@ -66,7 +67,7 @@ func (p *process) stop(grace time.Duration) error {
 		return nil
 	case <-time.After(grace):
 	}
-	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	killGroup(p.cmd.Process.Pid)
 	select {
 	case <-p.exited:
 		return nil

@@ -2,28 +2,26 @@ package webviewtest
 
 import (
 	"os"
-	"os/exec"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"informer-from-scratch/internal/chromium"
 )
 
-// Chromium returns the path of Chromium from the system's packages, or
-// skips the test saying how to install it. Under CI (CI=true), where
-// .ci/run installs it, a missing Chromium fails the test instead: CI must
-// run the browser tests.
+// Chromium returns the path of Chromium (or Google Chrome), or skips the
+// test saying how to install it. Under CI (CI=true), where .ci/run installs
+// it, a missing Chromium fails the test instead: CI must run the browser
+// tests.
 func Chromium(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
+	if path, ok := chromium.Find(); ok {
+		return path
 	}
-	const install = "Install it from your system's packages (Debian and Ubuntu: sudo apt-get install chromium) and run the test again; .ci/run installs it when missing."
 	if os.Getenv("CI") == "true" {
-		t.Fatal("Chromium is not installed, and CI must run the browser test. " + install)
+		t.Fatal("Chromium is not installed, and CI must run the browser test. " + chromium.Install)
 	}
-	t.Skip("Chromium is not installed, so the browser test is skipped. " + install)
+	t.Skip("Chromium is not installed, so the browser test is skipped. " + chromium.Install)
 	return ""
 }
 
