@@ -87,6 +87,41 @@ else
 	@exec ./.bin/stage$(STAGE) $(ARGS)
 endif
 
+# The labs take their number as run-stage does: make lab-check 3 (or N=3).
+LAB_GOALS := lab-start lab-check lab-hint lab-solution
+ifneq ($(filter $(firstword $(MAKECMDGOALS)),$(LAB_GOALS)),)
+  LAB_ARGS := $(wordlist 2,$(words $(MAKECMDGOALS)),$(MAKECMDGOALS))
+  ifneq ($(LAB_ARGS),)
+    $(eval $(LAB_ARGS):;@:)
+  endif
+  N ?= $(LAB_ARGS)
+endif
+
+## lab: list the labs: you write a stage's core functions, and the stage's tests grade them against client-go
+.PHONY: lab
+lab:
+	@mkdir -p .bin && $(GO) build -o .bin/lab ./cmd/lab && ./.bin/lab $(ARGS) list
+
+## lab-start N: enter lab N: its functions become stubs with a TODO (refuses if you have uncommitted changes to them)
+.PHONY: lab-start
+lab-start:
+	@mkdir -p .bin && $(GO) build -o .bin/lab ./cmd/lab && ./.bin/lab $(ARGS) start $(N)
+
+## lab-check N: grade lab N: the stage's differential tests, ours (yours) against client-go
+.PHONY: lab-check
+lab-check:
+	@mkdir -p .bin && $(GO) build -o .bin/lab ./cmd/lab && ./.bin/lab $(ARGS) check $(N)
+
+## lab-hint N: the next hint for lab N (ARGS=--lang=zh for Chinese; the locale decides by default)
+.PHONY: lab-hint
+lab-hint:
+	@mkdir -p .bin && $(GO) build -o .bin/lab ./cmd/lab && ./.bin/lab $(ARGS) hint $(N)
+
+## lab-solution N: end lab N: your code is saved under .lab/attempts/, the solution is put back
+.PHONY: lab-solution
+lab-solution:
+	@mkdir -p .bin && $(GO) build -o .bin/lab ./cmd/lab && ./.bin/lab $(ARGS) solution $(N)
+
 ## test: gofmt, go vet, staticcheck, race-enabled tests of every package, the docs checks and conformance (CI runs this)
 .PHONY: test
 test: playground-binaries

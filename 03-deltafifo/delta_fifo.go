@@ -207,6 +207,8 @@ func (f *DeltaFIFO) queueActionInternalLocked(actionType, internalType DeltaType
 // with them, under the queue's lock. It returns the Deltas and process's
 // error. A failed item is not requeued: client-go's Queue no longer has
 // AddIfNotPresent, and the informer never retried.
+//
+//lab:03
 func (f *DeltaFIFO) Pop(process PopProcessFunc) (interface{}, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()

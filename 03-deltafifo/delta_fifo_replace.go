@@ -22,6 +22,8 @@ import (
 //
 // The first Replace also sets how many pops HasSynced waits for: the listed
 // keys plus the tombstones.
+//
+//lab:03
 func (f *DeltaFIFO) Replace(list []interface{}, _ string) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()

@@ -100,6 +100,8 @@ func dedupDeltas(deltas Deltas) Deltas {
 // isDeletionDup returns the delta to keep when a (newest) and b (the one
 // before) are both deletions, or nil. It keeps the one that knows more: a
 // real final state beats a tombstone, which only has a possibly stale one.
+//
+//lab:03
 func isDeletionDup(a, b *Delta) *Delta {
 	if b.Type != Deleted || a.Type != Deleted {
 		return nil

@@ -8,8 +8,13 @@ import (
 	"testing"
 )
 
-// selfCheckHeading is the last section of a stage's chapter, per language.
-var selfCheckHeading = map[string]string{"en": "## Self-check", "zh": "## 自测"}
+// selfCheckHeading is the last section of a stage's chapter, per language,
+// but for the chapter's lab (labHeading), which comes after it when the
+// stage has one.
+var (
+	selfCheckHeading = map[string]string{"en": "## Self-check", "zh": "## 自测"}
+	labHeading       = map[string]string{"en": "## Lab: ", "zh": "## 实验："}
+)
 
 // selfCheckPending names the chapters whose self-check is not written yet
 // (none now: stage 08's covers both its halves).
@@ -22,7 +27,8 @@ var (
 
 // TestStageChaptersEndWithAFiveQuestionSelfCheck checks that every stage's
 // chapter, in both languages, ends with a self-check of five questions, each
-// answer folded in a <details> block so that a learner tries first.
+// answer folded in a <details> block so that a learner tries first, and then,
+// when the stage has a lab, with the lab alone.
 func TestStageChaptersEndWithAFiveQuestionSelfCheck(t *testing.T) {
 	for _, lang := range []string{"en", "zh"} {
 		for _, name := range markdownFiles(t, filepath.Join(root, "docs", lang)) {
@@ -41,8 +47,12 @@ func TestStageChaptersEndWithAFiveQuestionSelfCheck(t *testing.T) {
 				continue
 			}
 			section := text[i+1:]
-			if strings.Contains(section[len(selfCheckHeading[lang]):], "\n## ") {
-				t.Errorf("%s: %q is not the last section", path, selfCheckHeading[lang])
+			if j := strings.Index(section[len(selfCheckHeading[lang]):], "\n## "); j >= 0 {
+				next := section[len(selfCheckHeading[lang])+j+1:]
+				if !strings.HasPrefix(next, labHeading[lang]) || strings.Contains(next[3:], "\n## ") {
+					t.Errorf("%s: %q is followed by a section other than the lab (%q...)", path, selfCheckHeading[lang], labHeading[lang])
+				}
+				section = section[:len(selfCheckHeading[lang])+j+1]
 			}
 			for _, tag := range []string{"<details>", "<summary>", "</details>"} {
 				if n := strings.Count(section, tag); n != 5 {

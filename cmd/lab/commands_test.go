@@ -1,0 +1,209 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestEveryMarkedFunctionHasATODO: the markers in the stages and the labs'
+// TODOs name the same functions, and no stage without a lab has markers.
+func TestEveryMarkedFunctionHasATODO(t *testing.T) {
+	stages, _ := filepath.Glob(filepath.Join(root, "0[1-8]-*"))
+	for _, dir := range stages {
+		stage := filepath.Base(dir)
+		all, err := findMarked(root, stage)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lab *Lab
+		for _, l := range labs {
+			if l.Stage == stage {
+				lab = l
+			}
+		}
+		if lab == nil {
+			if len(all) > 0 {
+				t.Errorf("%s has lab markers but no lab: %v", stage, all)
+			}
+			continue
+		}
+		var marked, todos []string
+		for n, fs := range all {
+			if n != lab.N {
+				t.Errorf("%s: functions marked //lab:%02d, but its lab is %d", stage, n, lab.N)
+			}
+			for _, f := range fs {
+				marked = append(marked, f.Name)
+			}
+		}
+		for name := range lab.TODO {
+			todos = append(todos, name)
+		}
+		sort.Strings(marked)
+		sort.Strings(todos)
+		if !slices.Equal(marked, todos) {
+			t.Errorf("lab %d: marked %v, TODOs for %v", lab.N, marked, todos)
+		}
+	}
+}
+
+// TestHintsInBothLanguages: each lab's chapter ends with its lab, in both
+// languages, with the same ladder of at least three hints.
+func TestHintsInBothLanguages(t *testing.T) {
+	for _, l := range labs {
+		en, err := hintsOf(l.chapterPath(root, "en"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		zh, err := hintsOf(l.chapterPath(root, "zh"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(en) < 3 || len(en) != len(zh) {
+			t.Errorf("lab %d: %d hints in English, %d in Chinese; want the same ladder, three or more", l.N, len(en), len(zh))
+		}
+		for _, lang := range []string{"en", "zh"} {
+			b, _ := os.ReadFile(l.chapterPath(root, lang))
+			if !strings.Contains(string(b), "make lab-start "+itoa(l.N)) {
+				t.Errorf("docs/%s/%s does not say how to start lab %d", lang, l.Chapter, l.N)
+			}
+		}
+	}
+}
+
+func itoa(n int) string { return strings.TrimLeft(twoDigits(n), "0") }
+
+// copyOfTree copies what the lab commands read (go.mod, the stage, the
+// docs) into a new git checkout, so that start, hint and solution can run
+// for real without touching the repository.
+func copyOfTree(t *testing.T, l *Lab) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	var files []string
+	for _, top := range []string{l.Stage, "docs"} {
+		filepath.WalkDir(filepath.Join(root, top), func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				rel, _ := filepath.Rel(root, path)
+				files = append(files, rel)
+			}
+			return err
+		})
+	}
+	if err := copyFiles(root, dir, append(files, "go.mod")); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=lab", "-c", "user.email=lab@example.com", "commit", "-qm", "solution"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
+}
+
+// TestStartHintSolutionInACopy runs the commands a learner runs, on a copy:
+// start refuses a dirty file, then rewrites the marked bodies; start again
+// says it is started; hints come one at a time; solution saves the attempt
+// and puts back exactly the solution.
+func TestStartHintSolutionInACopy(t *testing.T) {
+	l := labs[0]
+	dir := copyOfTree(t, l)
+	files, err := l.files(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	original := map[string][]byte{}
+	for _, f := range files {
+		original[f], _ = os.ReadFile(filepath.Join(dir, f))
+	}
+	cmd := func(args ...string) (string, error) {
+		var out bytes.Buffer
+		err := run(append([]string{"--root", dir, "--lang", "en"}, args...), &out)
+		return out.String(), err
+	}
+
+	// A change of the learner's own to a file the lab rewrites: refused.
+	dirty := filepath.Join(dir, files[0])
+	os.WriteFile(dirty, append(append([]byte(nil), original[files[0]]...), []byte("\n// mine\n")...), 0o644)
+	if _, err := cmd("start", itoa(l.N)); err == nil || !strings.Contains(err.Error(), "git stash") {
+		t.Fatalf("start with a changed %s: err=%v, want a refusal that says to commit or stash", files[0], err)
+	}
+	os.WriteFile(dirty, original[files[0]], 0o644)
+
+	out, err := cmd("start", itoa(l.N))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		now, _ := os.ReadFile(filepath.Join(dir, f))
+		if bytes.Equal(now, original[f]) {
+			t.Errorf("start left %s as it was", f)
+		}
+		if !bytes.Contains(now, []byte("TODO(lab ")) {
+			t.Errorf("%s has no TODO after start", f)
+		}
+	}
+	if !strings.Contains(out, "make lab-check "+itoa(l.N)) {
+		t.Errorf("start does not say how to check:\n%s", out)
+	}
+	if out, _ := cmd("start", itoa(l.N)); !strings.Contains(out, "already started") {
+		t.Errorf("a second start: %q, want it to say the lab is started", out)
+	}
+
+	first, _ := cmd("hint", itoa(l.N))
+	second, _ := cmd("hint", itoa(l.N))
+	if !strings.Contains(first, "Hint 1 of") || !strings.Contains(second, "Hint 2 of") {
+		t.Errorf("hints do not advance:\n%s\n---\n%s", first, second)
+	}
+	var zh bytes.Buffer
+	if err := run([]string{"--root", dir, "--lang", "zh", "hint", itoa(l.N)}, &zh); err != nil || !strings.Contains(zh.String(), "提示") {
+		t.Errorf("a hint in Chinese: err=%v\n%s", err, zh.String())
+	}
+
+	// The learner writes something, then asks for the solution.
+	mine := []byte("package x // the learner's attempt\n")
+	os.WriteFile(filepath.Join(dir, files[0]), mine, 0o644)
+	out, err = cmd("solution", itoa(l.N))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		now, _ := os.ReadFile(filepath.Join(dir, f))
+		if !bytes.Equal(now, original[f]) {
+			t.Errorf("solution did not put %s back as it was", f)
+		}
+	}
+	saved, _ := filepath.Glob(filepath.Join(dir, stateDir, "attempts", "*", files[0]))
+	if len(saved) != 1 {
+		t.Fatalf("the attempt was not saved (found %v); solution said:\n%s", saved, out)
+	}
+	if b, _ := os.ReadFile(saved[0]); !bytes.Equal(b, mine) {
+		t.Errorf("the saved attempt is not what the learner wrote: %q", b)
+	}
+	if !strings.Contains(out, filepath.Join(stateDir, "attempts")) {
+		t.Errorf("solution does not say where the attempt is:\n%s", out)
+	}
+	if out, _ := cmd("solution", itoa(l.N)); !strings.Contains(out, "not started") {
+		t.Errorf("solution again: %q, want it to say the lab is not started", out)
+	}
+}
+
+func TestBadLabNumbers(t *testing.T) {
+	for _, args := range [][]string{{"start", "9"}, {"check", "x"}, {"hint"}, {"frobnicate", "3"}} {
+		err := run(append([]string{"--root", root}, args...), &bytes.Buffer{})
+		if err == nil || errors.Is(err, errFailed) {
+			t.Errorf("lab %v: err=%v, want a usage error", args, err)
+		}
+	}
+}

@@ -1,0 +1,271 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+)
+
+// A check runs the lab's graded tests with go test -json and turns the
+// stream into a report a learner can act on: which graded test and which
+// scenario failed, with the test's own message (they print what client-go
+// did and what ours did, -client-go +ours), the first failures in full and
+// the rest by name, and a last line that says what to do next.
+
+// testEvent is one line of go test -json (cmd/test2json).
+type testEvent struct {
+	Action  string
+	Package string
+	Test    string
+	Output  string
+}
+
+// result is what happened to one test or subtest.
+type result struct {
+	name   string
+	failed bool
+	passed bool
+	output []string
+}
+
+// grade is a check's outcome.
+type grade struct {
+	tests      map[string]*result // by full name ("TestX/case")
+	order      []string
+	buildError []string // a build that failed: the compiler's messages
+	ran        int      // graded top-level tests that ran
+	timedOut   bool
+}
+
+func (g *grade) passed(l *Lab) bool {
+	if len(g.buildError) > 0 || g.timedOut || g.ran < len(l.Tests) {
+		return false
+	}
+	for _, name := range l.Tests {
+		if r := g.tests[name]; r == nil || !r.passed {
+			return false
+		}
+	}
+	return true
+}
+
+// runChecks runs the graded tests in root, with an overlay file when given
+// (make test grades skeletons and wrong answers that way, without writing
+// them into the tree), and returns the outcome and go test's raw output.
+func runChecks(root string, l *Lab, overlay string) (*grade, string, error) {
+	args := []string{"test", "-count=1", "-json", "-timeout", l.Timeout, "-run", l.runPattern()}
+	if overlay != "" {
+		args = append(args, "-overlay", overlay)
+	}
+	args = append(args, l.Packages...)
+	cmd := exec.Command(goCommand(), args...)
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if _, isExit := err.(*exec.ExitError); err != nil && !isExit {
+		return nil, "", fmt.Errorf("running go test: %w", err)
+	}
+	g := parseEvents(bytes.NewReader(out), l)
+	// Build errors come on stderr when go test could not even start.
+	if s := strings.TrimSpace(stderr.String()); s != "" && len(g.order) == 0 && len(g.buildError) == 0 {
+		g.buildError = strings.Split(s, "\n")
+	}
+	return g, string(out) + stderr.String(), nil
+}
+
+func goCommand() string {
+	if g := os.Getenv("GO"); g != "" {
+		return g
+	}
+	return "go"
+}
+
+func parseEvents(r io.Reader, l *Lab) *grade {
+	g := &grade{tests: map[string]*result{}}
+	graded := map[string]bool{}
+	for _, t := range l.Tests {
+		graded[t] = true
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var e testEvent
+		if json.Unmarshal(sc.Bytes(), &e) != nil {
+			continue
+		}
+		if e.Action == "build-output" {
+			g.buildError = append(g.buildError, strings.TrimRight(e.Output, "\n"))
+			continue
+		}
+		if e.Test == "" {
+			if e.Action == "output" && strings.Contains(e.Output, "panic: test timed out") {
+				g.timedOut = true
+			}
+			if e.Action == "output" && (strings.Contains(e.Output, "[build failed]") || strings.HasPrefix(e.Output, "# ")) && len(g.order) == 0 {
+				g.buildError = append(g.buildError, strings.TrimRight(e.Output, "\n"))
+			}
+			continue
+		}
+		r := g.tests[e.Test]
+		if r == nil {
+			r = &result{name: e.Test}
+			g.tests[e.Test] = r
+			g.order = append(g.order, e.Test)
+		}
+		switch e.Action {
+		case "run":
+			if graded[e.Test] {
+				g.ran++
+			}
+		case "pass":
+			r.passed = true
+		case "fail":
+			r.failed = true
+		case "output":
+			line := strings.TrimRight(e.Output, "\n")
+			if strings.HasPrefix(strings.TrimSpace(line), "=== ") || strings.HasPrefix(strings.TrimSpace(line), "--- ") {
+				continue
+			}
+			r.output = append(r.output, line)
+		}
+	}
+	return g
+}
+
+// How much of a failure to show: the first failures in full, the rest by
+// name, so that the first thing to fix is on the screen.
+const (
+	fullFailures  = 2
+	linesAFailure = 30
+)
+
+// report writes the outcome for a person.
+func (g *grade) report(w io.Writer, l *Lab, m messages) {
+	fmt.Fprintf(w, "%s %02d: %s\n\n", m.lab, l.N, l.Title)
+	if len(g.buildError) > 0 {
+		fmt.Fprintln(w, m.doesNotCompile)
+		for _, line := range g.buildError {
+			fmt.Fprintln(w, "  "+line)
+		}
+		return
+	}
+	shown := 0
+	failedTop := 0
+	for _, top := range l.Tests {
+		r := g.tests[top]
+		switch {
+		case r == nil:
+			fmt.Fprintf(w, "  ? %s: %s\n", top, m.didNotRun)
+			failedTop++
+			continue
+		case r.passed:
+			fmt.Fprintf(w, "  ✓ %s\n", top)
+			continue
+		}
+		failedTop++
+		subs := g.failedSubtests(top)
+		if len(subs) == 0 {
+			subs = []*result{r}
+			fmt.Fprintf(w, "  ✗ %s\n", top)
+		} else {
+			fmt.Fprintf(w, "  ✗ %s: %s\n", top, fmt.Sprintf(m.casesFail, len(subs), g.subtestCount(top)))
+		}
+		for _, s := range subs {
+			if shown >= fullFailures {
+				fmt.Fprintf(w, "      ✗ %s\n", caseName(s.name))
+				continue
+			}
+			shown++
+			if s.name != top {
+				fmt.Fprintf(w, "      ✗ %s\n", caseName(s.name))
+			}
+			lines := trimOutput(s.output)
+			for i, line := range lines {
+				if i == linesAFailure {
+					fmt.Fprintf(w, "          … %s\n", fmt.Sprintf(m.moreLines, len(lines)-linesAFailure))
+					break
+				}
+				fmt.Fprintln(w, "        "+line)
+			}
+		}
+	}
+	fmt.Fprintln(w)
+	if g.timedOut {
+		fmt.Fprintln(w, m.timedOut)
+	}
+	if failedTop == 0 && !g.timedOut {
+		fmt.Fprintf(w, m.allPass+"\n", len(l.Tests), l.N, l.N)
+		return
+	}
+	fmt.Fprintf(w, m.notYet+"\n", failedTop, len(l.Tests), l.N)
+}
+
+// failedSubtests are the deepest failed subtests under top, in run order.
+func (g *grade) failedSubtests(top string) []*result {
+	var out []*result
+	for _, name := range g.order {
+		r := g.tests[name]
+		if !r.failed || !strings.HasPrefix(name, top+"/") {
+			continue
+		}
+		deeper := false
+		for _, other := range g.order {
+			if strings.HasPrefix(other, name+"/") && g.tests[other].failed {
+				deeper = true
+				break
+			}
+		}
+		if !deeper {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (g *grade) subtestCount(top string) int {
+	n := 0
+	for _, name := range g.order {
+		if strings.HasPrefix(name, top+"/") && !strings.Contains(strings.TrimPrefix(name, top+"/"), "/") {
+			n++
+		}
+	}
+	return n
+}
+
+// caseName turns a subtest's name back into the words it was given.
+func caseName(full string) string {
+	_, sub, _ := strings.Cut(full, "/")
+	return strings.ReplaceAll(sub, "_", " ")
+}
+
+// trimOutput drops go test's indentation and empty leading lines.
+func trimOutput(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		l = strings.TrimPrefix(l, "    ")
+		if len(out) == 0 && strings.TrimSpace(l) == "" {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// failedNames lists failed graded tests and cases, for tests of the grader.
+func (g *grade) failedNames() []string {
+	var out []string
+	for name, r := range g.tests {
+		if r.failed {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Lab is one build-it-yourself exercise: the functions of a stage a learner
+// writes (marked //lab:NN in the stage's code), the stage's differential
+// tests that grade them, and the chapter whose Lab section holds the hints.
+type Lab struct {
+	N       int
+	Stage   string // the stage's directory
+	Chapter string // the chapter's file name, in docs/en and docs/zh
+	Title   string
+	Minutes string // how long it takes a participant who read the chapter
+	// TODO says, for each marked function, what its body must do: the
+	// skeleton's comment. Every marked function has one, and only they do.
+	TODO map[string]string
+	// Packages hold the graded tests; Tests are their top-level names.
+	Packages []string
+	Tests    []string
+	// Timeout bounds one check; a body that never returns fails, not hangs.
+	Timeout string
+	// Expect are phrases the graded tests print on the skeleton: make test
+	// checks a learner who starts the lab sees them (the scenario, both sides).
+	Expect []string
+}
+
+// labs are the labs, one per stage that has one, in stage order.
+var labs = []*Lab{lab03}
+
+// lookup returns lab n, or an error listing the labs there are.
+func lookup(n int) (*Lab, error) {
+	for _, l := range labs {
+		if l.N == n {
+			return l, nil
+		}
+	}
+	var have []string
+	for _, l := range labs {
+		have = append(have, fmt.Sprint(l.N))
+	}
+	return nil, fmt.Errorf("there is no lab %d: the labs are %s (make lab lists them)", n, strings.Join(have, ", "))
+}
+
+// todo is the TODO of a marked function.
+func (l *Lab) todo(name string) string {
+	if t, ok := l.TODO[name]; ok {
+		return t
+	}
+	return "write this function: its doc comment says what it must do."
+}
+
+// marked lists the lab's functions as the stage's markers say, in file
+// order, and checks them against TODO.
+func (l *Lab) marked(root string) ([]marked, error) {
+	all, err := findMarked(root, l.Stage)
+	if err != nil {
+		return nil, err
+	}
+	funcs := all[l.N]
+	if len(funcs) == 0 {
+		return nil, fmt.Errorf("lab %d: no function in %s is marked //lab:%02d", l.N, l.Stage, l.N)
+	}
+	for other := range all {
+		if other != l.N {
+			return nil, fmt.Errorf("%s has functions marked //lab:%02d, but it is lab %d's stage", l.Stage, other, l.N)
+		}
+	}
+	sort.Slice(funcs, func(i, j int) bool { return funcs[i].File < funcs[j].File })
+	return funcs, nil
+}
+
+// files are the files the lab rewrites.
+func (l *Lab) files(root string) ([]string, error) {
+	funcs, err := l.marked(root)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range funcs {
+		if !seen[f.File] {
+			seen[f.File] = true
+			out = append(out, f.File)
+		}
+	}
+	return out, nil
+}
+
+// runPattern is the -run pattern that selects exactly the graded tests.
+func (l *Lab) runPattern() string {
+	return "^(" + strings.Join(l.Tests, "|") + ")$"
+}
+
+// chapterPath is the chapter in lang's docs.
+func (l *Lab) chapterPath(root, lang string) string {
+	return filepath.Join(root, "docs", lang, l.Chapter)
+}
