@@ -135,6 +135,11 @@ type packageDoc struct {
 // render returns every generated file, by path under the stage's directory,
 // gofmt'ed.
 func render(rs []resource) (map[string][]byte, error) {
+	for _, r := range rs {
+		if err := r.check(); err != nil {
+			return nil, fmt.Errorf("resources.go: %w", err)
+		}
+	}
 	files := map[string][]byte{}
 	add := func(name, tmpl string, data any) error {
 		var b bytes.Buffer

@@ -1,6 +1,10 @@
 package main
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
 
 // resource is one API type the factory serves: a row of the table below
 // turns into an informer file, a lister file, and a line in each interface
@@ -11,7 +15,9 @@ type resource struct {
 	Group, GroupPackage string
 	// Version is the API version ("v1").
 	Version string
-	// Kind is the type's name ("Pod"); Plural its resource ("pods").
+	// Kind is the type's name ("Pod"); Plural its resource, as the API
+	// spells it ("pods", "ingresses", "networkpolicies", "endpoints"): it
+	// is not always Kind plus "s".
 	Kind, Plural string
 	// Namespaced types take a namespace in their informer and lister.
 	Namespaced bool
@@ -19,8 +25,12 @@ type resource struct {
 	API string
 }
 
-// resources are the types a workshop needs. To add one, add its row and
-// run `make generate`.
+// resources are the types a workshop needs. To add one of a group already
+// here (core, apps), add its row and run `make generate`. A row of a new
+// group (networking, for Ingress) generates that group's packages too, but
+// the factory's accessor for it (Networking() in factory.go's
+// SharedInformerFactory) is written by hand: add it, or generic.go, which
+// calls it, does not compile.
 var resources = []resource{
 	{Group: "", GroupPackage: "core", Version: "v1", Kind: "ConfigMap", Plural: "configmaps", Namespaced: true, API: "k8s.io/api/core/v1"},
 	{Group: "", GroupPackage: "core", Version: "v1", Kind: "Namespace", Plural: "namespaces", Namespaced: false, API: "k8s.io/api/core/v1"},
@@ -31,8 +41,34 @@ var resources = []resource{
 
 // The names the templates use, derived from a row.
 
-// PluralKind is the accessor's name: Pods(), ConfigMaps().
-func (r resource) PluralKind() string { return r.Kind + "s" }
+// PluralGo is Plural as a Go name, the accessor's: Pods(), ConfigMaps(),
+// Ingresses(), NetworkPolicies(), Endpoints(), as client-go's clientset
+// and informers spell them. It keeps Kind's capitals for as long as Kind
+// and Plural agree (ignoring case), then takes Plural's letters: the API's
+// plural, never a guess at English.
+func (r resource) PluralGo() string {
+	n := 0
+	for n < len(r.Kind) && n < len(r.Plural) && strings.ToLower(r.Kind[n:n+1]) == r.Plural[n:n+1] {
+		n++
+	}
+	return r.Kind[:n] + r.Plural[n:]
+}
+
+// check refuses a row the templates would turn into code that does not
+// compile, or that names the resource wrongly.
+func (r resource) check() error {
+	switch {
+	case r.Kind == "" || !unicode.IsUpper(rune(r.Kind[0])):
+		return fmt.Errorf("kind %q: want an exported Go name, such as Pod", r.Kind)
+	case r.Plural == "" || r.Plural != strings.ToLower(r.Plural):
+		return fmt.Errorf("%s: plural %q: want the API's resource name, in lower case, such as pods", r.Kind, r.Plural)
+	case !strings.EqualFold(r.Kind[:1], r.Plural[:1]):
+		return fmt.Errorf("%s: plural %q does not begin as the kind does; the accessor's name would not be exported", r.Kind, r.Plural)
+	case r.GroupPackage == "" || r.Version == "" || r.API == "":
+		return fmt.Errorf("%s: GroupPackage, Version and API are all needed", r.Kind)
+	}
+	return nil
+}
 
 // LowerKind is the unexported struct's prefix: pod, configMap.
 func (r resource) LowerKind() string { return strings.ToLower(r.Kind[:1]) + r.Kind[1:] }

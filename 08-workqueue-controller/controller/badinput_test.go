@@ -177,7 +177,7 @@ func TestHandlersReportWhatNoInformerShouldDeliver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.ShutDownQueue()
+	defer c.ShutDown()
 	foos, deployments := c.Handlers()
 	tombstone := informer.DeletedFinalStateUnknown{Key: "ns/x", Obj: 42}
 	calls := []struct {

@@ -129,12 +129,22 @@ type Controller struct {
 	// see lockQueueRows.
 	queueRows    sync.Mutex
 	drainTimeout time.Duration
-	running      atomic.Bool
+	// state is stateNew until Run or ShutDown claims the controller.
+	state atomic.Int32
 }
+
+// A Controller's states: each moves once, from stateNew.
+const (
+	stateNew      int32 = iota // built: the queue's goroutine runs
+	stateRunning               // Run has begun; it shuts the queue down when it returns
+	stateShutDown              // ShutDown released it without a Run
+)
 
 // NewController returns a controller on the given clients and informers.
 // It registers its event handlers on the informers (Run starts them) and
-// builds the workqueue, whose waiting loop runs until Run returns.
+// builds the workqueue, whose waiting loop runs until Run returns; a
+// Controller that will not run must be given back with ShutDown. On an
+// error, nothing is left registered or running.
 func NewController(kubeClient kubernetes.Interface, dynamicClient dynamic.Interface, informers Informers, opts Options) (*Controller, error) {
 	switch {
 	case kubeClient == nil:

@@ -41,7 +41,13 @@
 //     other than a Foo of our group and version (sample-controller checks
 //     the kind only);
 //   - a reconcile that panics is an error for its key (retried), not the
-//     end of the process;
+//     end of the process (syncHandlerWithRecover wraps syncHandler);
+//   - a Controller runs once: a second Run, even Run(ctx, 0), returns an
+//     error and leaves the first one running; and one built but never run
+//     is given back with ShutDown, which stops its delaying queue's
+//     goroutine (sample-controller's Run has no guard, and only its Run
+//     shuts the queue down). NewController that fails leaves no handler
+//     registered;
 //   - the default rate limiter is the workqueue's
 //     DefaultTypedControllerRateLimiter (a bucket of 10 per second, burst
 //     100); sample-controller builds the same per-key backoff with a bucket

@@ -13,6 +13,3 @@ func (c *Controller) Handlers() (foos, deployments informer.ResourceEventHandler
 
 // QueueLen is the workqueue's Len.
 func (c *Controller) QueueLen() int { return c.workqueue.Len() }
-
-// ShutDownQueue stops the workqueue of a controller that never ran.
-func (c *Controller) ShutDownQueue() { c.workqueue.ShutDown() }

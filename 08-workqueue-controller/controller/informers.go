@@ -33,7 +33,8 @@ import (
 // implementation, NewInformers, on our stages.
 type Informers interface {
 	// AddEventHandlers registers the controller's handlers: foos on the
-	// Foo informer, deployments on the Deployment informer. The handlers
+	// Foo informer, deployments on the Deployment informer; both, or on an
+	// error neither (a failure of the second removes the first). The handlers
 	// understand our tombstone (informer.DeletedFinalStateUnknown); a stack
 	// whose informers deliver another must unwrap it first.
 	AddEventHandlers(foos, deployments informer.ResourceEventHandler) error
@@ -87,7 +88,9 @@ func (i *ourInformers) AddEventHandlers(foos, deployments informer.ResourceEvent
 	}
 	deploymentReg, err := i.factory.Apps().V1().Deployments().Informer().AddEventHandler(deployments)
 	if err != nil {
-		return err
+		// Take the Foo handler back: a controller that failed to build
+		// must not be called by an informer someone else starts.
+		return errors.Join(err, i.foos.Informer().RemoveEventHandler(fooReg))
 	}
 	i.registrations = append(i.registrations, fooReg, deploymentReg)
 	return nil

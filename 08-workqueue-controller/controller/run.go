@@ -36,14 +36,22 @@ import (
 //     and the event recorder started.
 //
 // It returns nil after a shutdown, or an error if the caches never synced
-// (ctx ended first) or workers < 1. A Controller runs once.
+// (ctx ended first) or workers < 1; either way the queue is shut down when
+// it returns. A Controller runs once: a second Run, whatever its workers,
+// returns an error and leaves the first one running as it was, and Run
+// after ShutDown is an error too.
 func (c *Controller) Run(ctx context.Context, workers int) error {
+	// Claim the controller before anything else: a second Run must not
+	// reach the queue the first one is using.
+	if !c.state.CompareAndSwap(stateNew, stateRunning) {
+		if c.state.Load() == stateShutDown {
+			return errors.New("controller: Run after ShutDown")
+		}
+		return errors.New("controller: Run was called twice")
+	}
 	if workers < 1 {
 		c.workqueue.ShutDown()
 		return fmt.Errorf("controller: Run needs at least one worker, got %d", workers)
-	}
-	if !c.running.CompareAndSwap(false, true) {
-		return errors.New("controller: Run was called twice")
 	}
 	stopRecorder := c.startRecorder()
 	defer stopRecorder()
@@ -79,7 +87,9 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 		Detail: "stop taking keys; wait for the reconciles in flight"})
 	// A drain that outlasts its bound is cut short: cancel the reconciles
 	// and end the wait (ShutDown ends a ShutDownWithDrain).
+	timedOut := make(chan struct{})
 	timeout := time.AfterFunc(c.drainTimeout, func() {
+		defer close(timedOut)
 		c.step(Step{Layer: LayerController, Op: "DrainTimeout", Detail: fmt.Sprintf("reconciles still running after %v: cancelled", c.drainTimeout), Len: -1})
 		cancelWork()
 		c.workqueue.ShutDown()
@@ -91,14 +101,31 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 		// see the workqueue's doc.go), and it is harmless once drained.
 		c.workqueue.ShutDown()
 		c.step(Step{Layer: LayerController, Op: "Drained", Detail: "no reconcile in flight", Len: -1})
+	} else {
+		// The bound passed: its callback has begun, maybe just as the
+		// drain ended. Stop does not wait for it; Run does, so that
+		// nothing of Run's happens after Run has returned.
+		<-timedOut
 	}
-	// Otherwise the bound cut the drain short: the reconciles still
-	// running have been cancelled, and the wait below is for them to
-	// return.
+	// If the bound cut the drain short, the reconciles still running have
+	// been cancelled, and the wait below is for them to return.
 	cancelWork()
 	wg.Wait()
 	c.step(Step{Layer: LayerController, Op: "Shutdown", Detail: "workers returned", Len: -1})
 	return nil
+}
+
+// ShutDown releases a Controller that will not run: it shuts its
+// workqueue down, which ends the delaying queue's goroutine NewController
+// started (a sample-controller user would call the queue's ShutDown). Run
+// afterwards returns an error. Once Run has begun, ShutDown does nothing:
+// Run shuts the queue down itself when it returns, after its drain; to stop
+// a running Controller, end Run's context. Calling it more than once is
+// harmless.
+func (c *Controller) ShutDown() {
+	if c.state.CompareAndSwap(stateNew, stateShutDown) {
+		c.workqueue.ShutDown()
+	}
 }
 
 // startRecorder makes the default event recorder, unless Options gave one,
@@ -145,7 +172,7 @@ func (c *Controller) processNextWorkItem(ctx context.Context, worker int) bool {
 	if c.observe != nil {
 		c.step(Step{Layer: LayerWorker, Op: "sync", Key: objRef.String(), Worker: worker, Len: -1})
 	}
-	err := c.sync(ctx, worker, objRef)
+	err := c.syncHandlerWithRecover(ctx, worker, objRef)
 	if err == nil {
 		c.workqueue.Forget(objRef)
 		if c.observe != nil {
@@ -169,9 +196,11 @@ func (c *Controller) gotStep(objRef informer.ObjectName, worker int, detail stri
 	c.queueStep("Get", objRef, worker, detail)
 }
 
-// sync runs syncHandler, turning a panic into an error, so that a bug in
-// one reconcile retries one key instead of ending the process.
-func (c *Controller) sync(ctx context.Context, worker int, objRef informer.ObjectName) (err error) {
+// syncHandlerWithRecover runs syncHandler, turning a panic into an error,
+// so that a bug in one reconcile retries one key instead of ending the
+// process. (sample-controller calls syncHandler directly, and a panic ends
+// the process.)
+func (c *Controller) syncHandlerWithRecover(ctx context.Context, worker int, objRef informer.ObjectName) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("controller: the reconcile of %s panicked: %v", objRef, r)

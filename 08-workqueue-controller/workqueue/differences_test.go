@@ -45,40 +45,8 @@ func TestDoneOfAnItemNotBeingProcessed(t *testing.T) {
 	}
 }
 
-// TestConcurrentShutDownWithDrainsAllReturn: two goroutines wait in
-// ShutDownWithDrain; the last Done wakes only one of client-go's (Signal),
-// the other waits until something else wakes it. Ours wakes both
-// (Broadcast).
-func TestConcurrentShutDownWithDrainsAllReturn(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		for _, tc := range []struct {
-			side string
-			q    TypedInterface[string]
-			want int
-		}{
-			{"client-go", cgworkqueue.NewTyped[string](), 1},
-			{"ours", NewTyped[string](), 2},
-		} {
-			tc.q.Add("a")
-			item, _ := tc.q.Get()
-			returned := make(chan struct{}, 2)
-			for range 2 {
-				go func() { tc.q.ShutDownWithDrain(); returned <- struct{}{} }()
-			}
-			synctest.Wait()
-			tc.q.Done(item)
-			synctest.Wait()
-			if got := len(returned); got != tc.want {
-				t.Errorf("%s: %d of 2 ShutDownWithDrain calls returned after the last Done, want %d", tc.side, got, tc.want)
-			}
-			tc.q.ShutDown() // releases client-go's second waiter
-			synctest.Wait()
-			if got := len(returned); got != 2 {
-				t.Errorf("%s: %d of 2 ShutDownWithDrain calls returned after ShutDown, want 2", tc.side, got)
-			}
-		}
-	})
-}
+// Concurrent drains (every one returns here, one in client-go): see
+// TestConcurrentShutDownWithDrainsAllReturn in drain_test.go.
 
 // TestShutDownEndsADrainAfterAnEarlierShutDown: ShutDown, then
 // ShutDownWithDrain waiting for an item in processing, then ShutDown again

@@ -22,7 +22,8 @@
 //   - Done of an item that is not being processed does nothing. client-go's
 //     pushes it again if it is waiting, so it sits in the queue twice and two
 //     workers can hold it at once (TestDoneOfAnItemNotBeingProcessed).
-//   - The last Done during a drain wakes every ShutDownWithDrain; client-go's
+//   - The Done that empties the processing set during a drain wakes every
+//     ShutDownWithDrain, whether it re-queued its item or not. client-go's
 //     wakes one, and a second concurrent ShutDownWithDrain waits until
 //     something else wakes it (TestConcurrentShutDownWithDrainsAllReturn).
 //   - The delaying queue's ShutDownWithDrain stops its waiting loop, and its
@@ -52,11 +53,13 @@
 //     rather than in its goroutine, so a fake clock can be stepped at once.
 //
 // Kept as client-go has it, though it may surprise: ShutDownWithDrain waits
-// only for items in processing, not for items still waiting in the queue
-// (workers get those until Get reports shutdown); items waiting in the
-// delaying queue's heap at shutdown are dropped; the token bucket reads the
-// real time whatever clock the queue has; and the metrics' depth counts
-// items added while processing before they are back in the queue.
+// only for items in processing, not for items waiting in the queue, not
+// even one that a Done during the drain has just put back there because it
+// was added again while processed (workers get those until Get reports
+// shutdown; TestDrainReturnsWithTheReQueuedItemStillQueued); items waiting
+// in the delaying queue's heap at shutdown are dropped; the token bucket
+// reads the real time whatever clock the queue has; and the metrics' depth
+// counts items added while processing before they are back in the queue.
 //
 // Left out: ParallelizeUntil (util/workqueue/parallelizer.go), which is not a
 // queue. The controller that uses this queue is stage 08, part two.

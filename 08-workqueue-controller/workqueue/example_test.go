@@ -61,6 +61,11 @@ func ExampleDefaultTypedControllerRateLimiter() {
 func ExampleTypedRateLimitingInterface() {
 	q := workqueue.NewTypedRateLimitingQueue(workqueue.NewTypedItemExponentialFailureRateLimiter[string](time.Millisecond, time.Second))
 	defer q.ShutDown()
+	// Bounds, so that a regression makes this example fail with its output
+	// rather than hang until go test times out: at most five rounds, and a
+	// Get still waiting after ten seconds finds the queue shut down.
+	guard := time.AfterFunc(10*time.Second, q.ShutDown)
+	defer guard.Stop()
 
 	failures := 2
 	reconcile := func(key string) error {
@@ -72,8 +77,12 @@ func ExampleTypedRateLimitingInterface() {
 	}
 
 	q.Add("default/web")
-	for q.Len() > 0 || q.NumRequeues("default/web") > 0 {
-		key, _ := q.Get() // waits for a retry's delay to pass
+	for round := 1; round <= 5 && (q.Len() > 0 || q.NumRequeues("default/web") > 0); round++ {
+		key, shutdown := q.Get() // waits for a retry's delay to pass
+		if shutdown {
+			fmt.Println("no retry came within 10s")
+			break
+		}
 		if err := reconcile(key); err != nil {
 			q.AddRateLimited(key)
 			fmt.Printf("%v; retry %d\n", err, q.NumRequeues(key))

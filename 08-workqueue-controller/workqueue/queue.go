@@ -23,8 +23,9 @@ import (
 //     stop.
 //   - Done tells the queue that the caller has finished with the item.
 //   - ShutDown makes the queue ignore new items; Get keeps handing out what is
-//     waiting, then reports shutdown. ShutDownWithDrain also waits until every
-//     item handed out has been Done.
+//     waiting, then reports shutdown. ShutDownWithDrain also waits until no
+//     item handed out is still to be Done (items waiting in the queue are
+//     not waited for).
 type TypedInterface[T comparable] interface {
 	Add(item T)
 	Len() int
@@ -137,8 +138,9 @@ type Typed[T comparable] struct {
 	cond *sync.Cond
 
 	shuttingDown bool
-	// drain is true while a ShutDownWithDrain waits; ShutDown clears it to
-	// end that wait.
+	// drain is set by ShutDownWithDrain, and tells Done to wake the drains
+	// when the processing set empties; ShutDown clears it to end their
+	// wait.
 	drain bool
 
 	metrics queueMetrics[T]
@@ -232,13 +234,14 @@ func (q *Typed[T]) Done(item T) {
 		return // not being processed
 	}
 	q.metrics.done(item)
-	switch {
-	case q.dirty.Has(item):
+	if q.dirty.Has(item) {
 		q.queue.Push(item)
 		q.cond.Signal()
-	case q.processing.Len() == 0 && q.drain:
-		// The last item in processing is Done: wake every ShutDownWithDrain
-		// waiting for this moment (client-go signals one; see doc.go).
+	}
+	// Not "else": a re-queued item can be the last one in processing too.
+	if q.processing.Len() == 0 && q.drain {
+		// Nothing is in processing: wake every ShutDownWithDrain waiting
+		// for this moment (client-go signals one; see doc.go).
 		q.cond.Broadcast()
 	}
 }
@@ -257,10 +260,17 @@ func (q *Typed[T]) ShutDown() {
 	q.wg.Wait()
 }
 
-// ShutDownWithDrain is ShutDown that then waits until every item in
-// processing is Done, including items re-queued by a Done during the wait.
-// Workers must keep calling Get and Done until Get reports shutdown, or it
-// waits for ever; ShutDown, called meanwhile, ends the wait.
+// ShutDownWithDrain is ShutDown that then waits until no item is in
+// processing: the processing set only, as client-go's. An item that a Done
+// during the wait puts back in the queue (it was added again while being
+// processed) is not waited for: it may still be queued when
+// ShutDownWithDrain returns, and workers get it from Get before Get
+// reports shutdown. Workers must keep calling Get and Done until then, or
+// it waits for ever; ShutDown, called meanwhile, ends the wait. Every
+// ShutDownWithDrain waiting at once returns.
+//
+// Its check reads the processing set when it wakes: a worker that Gets a
+// re-queued item first makes it wait for that item's Done too.
 func (q *Typed[T]) ShutDownWithDrain() {
 	q.stopOnce.Do(func() { close(q.stopCh) })
 	q.cond.L.Lock()

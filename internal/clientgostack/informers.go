@@ -4,6 +4,7 @@ package clientgostack
 
 import (
 	"context"
+	"errors"
 
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -50,17 +51,29 @@ func NewInformers(kube kubernetes.Interface, dyn dynamic.Interface, namespace st
 }
 
 // AddEventHandlers registers the controller's handlers, each behind
-// Tombstones, and keeps the registrations for WaitForCacheSync.
+// Tombstones, and keeps the registrations for WaitForCacheSync. On an
+// error it removes what it had registered, as the interface asks.
 func (i *Informers) AddEventHandlers(foos, deployments informer.ResourceEventHandler) error {
+	type added struct {
+		inf cache.SharedIndexInformer
+		reg cache.ResourceEventHandlerRegistration
+	}
+	var done []added
 	for _, h := range []struct {
 		inf     cache.SharedIndexInformer
 		handler informer.ResourceEventHandler
 	}{{i.foos.Informer(), foos}, {i.factory.Apps().V1().Deployments().Informer(), deployments}} {
 		reg, err := h.inf.AddEventHandler(Tombstones{h.handler})
 		if err != nil {
+			for _, a := range done {
+				err = errors.Join(err, a.inf.RemoveEventHandler(a.reg))
+			}
 			return err
 		}
-		i.registrations = append(i.registrations, reg)
+		done = append(done, added{h.inf, reg})
+	}
+	for _, a := range done {
+		i.registrations = append(i.registrations, a.reg)
 	}
 	return nil
 }

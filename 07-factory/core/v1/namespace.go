@@ -100,8 +100,10 @@ func NewTypedNamespaceInformerWithOptions(client kubernetes.Interface, options i
 }
 
 // defaultInformer is the NewInformerFunc the factory calls the first time
-// Namespaces are asked for: indexed by namespace, so that listers answer
-// per namespace from one bucket.
+// Namespaces are asked for. Namespaces are cluster-scoped: the lister
+// lists the whole cache and gets by name, and the namespace index holds
+// every one in its "" bucket. The index is there because client-go's
+// informer-gen gives it to every type, so code that asks for it finds it.
 func (f *namespaceInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) informer.SharedIndexInformer {
 	return NewTypedNamespaceInformerWithOptions(client, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,

@@ -1,0 +1,211 @@
+package controller_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"go.uber.org/goleak"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clienttesting "k8s.io/client-go/testing"
+
+	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/internal/crd"
+	"informer-from-scratch/internal/testenv"
+)
+
+// The lifecycle of one Controller: built, run once (or never, and shut
+// down), and what a second Run, a ShutDown during Run and a drain cut by
+// its timeout may and may not do to it.
+
+// newFakeController builds a controller on s's stack over w, with opts.
+func newFakeController(t *testing.T, s side, w *fakeWorld, opts controller.Options) *controller.Controller {
+	t.Helper()
+	if opts.Recorder == nil {
+		opts.Recorder = fakeRecorder()
+	}
+	s.options(&opts, nil)
+	c, err := controller.NewController(w.kube, w.dyn, s.informers(w.kube, w.dyn, fakeNS), opts)
+	if err != nil {
+		t.Fatalf("%s: %v", s.name, err)
+	}
+	return c
+}
+
+// TestASecondRunLeavesTheFirstRunning: while a controller runs, a second
+// Run (with workers, or a mistaken Run(ctx, 0)) and a ShutDown each return
+// without touching it: the queue still takes keys, so a Foo created
+// afterwards still gets its Deployment.
+func TestASecondRunLeavesTheFirstRunning(t *testing.T) {
+	for _, s := range sides {
+		t.Run(s.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				w := newFakeWorld(crd.NewFoo(fakeNS, "a", "a-web", 1, nil))
+				c := newFakeController(t, s, w, controller.Options{})
+				ctx, cancel := context.WithCancel(context.Background())
+				first := make(chan error, 1)
+				go func() { first <- c.Run(ctx, 2) }()
+				synctest.Wait()
+				for _, workers := range []int{0, 2} {
+					if err := c.Run(ctx, workers); err == nil || !strings.Contains(err.Error(), "Run was called twice") {
+						t.Errorf("%s: a second Run(ctx, %d) returned %v, want \"Run was called twice\"", s.name, workers, err)
+					}
+				}
+				c.ShutDown() // does nothing once Run has begun
+				createFoo(t, w, "b", "b-web", 1)
+				time.Sleep(time.Second)
+				synctest.Wait()
+				if _, err := w.kube.AppsV1().Deployments(fakeNS).Get(context.Background(), "b-web", metav1.GetOptions{}); err != nil {
+					t.Errorf("%s: the Foo created after the second Run and the ShutDown got no Deployment (%v): its queue was shut down under it", s.name, err)
+				}
+				cancel()
+				if err := <-first; err != nil {
+					t.Errorf("%s: the first Run returned %v", s.name, err)
+				}
+			})
+		})
+	}
+}
+
+// TestShutDownReleasesAControllerThatNeverRan: NewController starts the
+// delaying queue's waiting loop; a controller that will not run is given
+// back with ShutDown, as a sample-controller user would call its queue's
+// ShutDown, and leaves no goroutine. Run afterwards is an error, and a
+// second ShutDown does nothing.
+func TestShutDownReleasesAControllerThatNeverRan(t *testing.T) {
+	for _, s := range sides {
+		t.Run(s.name, func(t *testing.T) {
+			before := goleak.IgnoreCurrent()
+			c := newFakeController(t, s, newFakeWorld(), controller.Options{})
+			c.ShutDown()
+			if err := goleak.Find(before); err != nil {
+				t.Errorf("%s: a controller built, never run and shut down left goroutines behind: %v", s.name, err)
+			}
+			c.ShutDown()
+			// A context already done: a Run that wrongly starts returns soon
+			// (its caches never sync) instead of running for ever.
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			if err := c.Run(ctx, 2); err == nil || !strings.Contains(err.Error(), "Run after ShutDown") {
+				t.Errorf("%s: Run after ShutDown returned %v, want \"Run after ShutDown\"", s.name, err)
+			}
+		})
+	}
+}
+
+// TestAddEventHandlersRegistersBothOrNeither: when the second registration
+// fails (a nil Deployment handler, which stage 06 refuses), the Foo handler
+// registered a moment before is removed again: started, the informers call
+// it for nothing. (Ours only: NewInformers is the implementation non-test
+// code uses.)
+func TestAddEventHandlersRegistersBothOrNeither(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newFakeWorld(crd.NewFoo(fakeNS, "a", "a-web", 1, nil))
+		infs := controller.NewInformers(w.kube, w.dyn, fakeNS)
+		var mu sync.Mutex
+		var called []string
+		foos := informer.ResourceEventHandlerFuncs{AddFunc: func(obj any) {
+			mu.Lock()
+			defer mu.Unlock()
+			called = append(called, keyOf(obj))
+		}}
+		if err := infs.AddEventHandlers(foos, nil); err == nil {
+			t.Fatal("AddEventHandlers with a nil Deployment handler returned no error")
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		defer func() {
+			cancel()
+			infs.Shutdown()
+		}()
+		infs.Start(ctx)
+		if !infs.WaitForCacheSync(ctx) {
+			t.Fatal("the informers never synced")
+		}
+		synctest.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		if len(called) != 0 {
+			t.Errorf("the Foo handler was called for %v after AddEventHandlers failed: it was left registered", called)
+		}
+	})
+}
+
+func keyOf(obj any) string {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return "?"
+	}
+	return m.GetNamespace() + "/" + m.GetName()
+}
+
+// TestDrainTimeoutNeverOutlivesRun: the drain's bound passes just as the
+// last reconcile finishes. The timeout's callback has begun (it is held in
+// the Observer, at its DrainTimeout step) when the drain returns; Run must
+// wait for it to finish rather than return with it still running (and
+// then cancelling, shutting down and reporting after Run has returned).
+func TestDrainTimeoutNeverOutlivesRun(t *testing.T) {
+	testenv.CaptureErrors(t)
+	for _, s := range sides {
+		t.Run(s.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				w := newFakeWorld(crd.NewFoo(fakeNS, "a", "a-web", 1, nil))
+				inFlight, release := make(chan struct{}), make(chan struct{})
+				w.kube.PrependReactor("create", "deployments", func(clienttesting.Action) (bool, runtime.Object, error) {
+					close(inFlight)
+					<-release // the reconcile in flight at shutdown
+					return false, nil, nil
+				})
+				fired, releaseCallback := make(chan struct{}), make(chan struct{})
+				observe := func(st controller.Step) {
+					if st.Layer == controller.LayerController && st.Op == "DrainTimeout" {
+						close(fired)
+						<-releaseCallback
+					}
+				}
+				c := newFakeController(t, s, w, controller.Options{Observer: observe, DrainTimeout: time.Second})
+				ctx, cancel := context.WithCancel(context.Background())
+				returned := make(chan error, 1)
+				go func() { returned <- c.Run(ctx, 1) }()
+				time.Sleep(time.Second) // client-go's WaitForCacheSync polls every 100ms
+				synctest.Wait()
+				if !isClosed(inFlight) {
+					t.Fatal("the Deployment's create never started")
+				}
+				cancel()
+				time.Sleep(2 * time.Second) // past the drain's bound
+				synctest.Wait()
+				if !isClosed(fired) {
+					t.Fatal("the drain timeout did not fire")
+				}
+				close(release) // the reconcile finishes: the drain returns
+				synctest.Wait()
+				select {
+				case err := <-returned:
+					t.Errorf("%s: Run returned (%v) while its drain-timeout callback was still running", s.name, err)
+					close(releaseCallback)
+					return
+				default:
+				}
+				close(releaseCallback)
+				if err := <-returned; err != nil {
+					t.Errorf("%s: Run returned %v", s.name, err)
+				}
+			})
+		})
+	}
+}
+
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
