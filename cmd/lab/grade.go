@@ -32,6 +32,9 @@ type result struct {
 	failed bool
 	passed bool
 	output []string
+	// timedOut: the test was running when go test's timeout fired; the
+	// rest of its output is a goroutine dump, left out.
+	timedOut bool
 }
 
 // grade is a check's outcome.
@@ -130,10 +133,15 @@ func parseEvents(r io.Reader, l *Lab) *grade {
 			r.failed = true
 		case "output":
 			line := strings.TrimRight(e.Output, "\n")
-			if strings.HasPrefix(strings.TrimSpace(line), "=== ") || strings.HasPrefix(strings.TrimSpace(line), "--- ") {
+			if r.timedOut || strings.HasPrefix(strings.TrimSpace(line), "=== ") || strings.HasPrefix(strings.TrimSpace(line), "--- ") {
 				continue
 			}
 			r.output = append(r.output, line)
+			// go test -json puts the timeout's panic in the output of the
+			// test that was running.
+			if strings.Contains(line, "panic: test timed out") {
+				r.timedOut, g.timedOut = true, true
+			}
 		}
 	}
 	return g
