@@ -37,6 +37,12 @@ type outcome struct {
 	Store   map[string]string
 	LastRV  string
 	Resyncs int
+	// ScriptUsedUp: the reflector asked for every LIST and WATCH the
+	// script holds (within scriptDeadline of virtual time).
+	ScriptUsedUp bool
+	// WatchesLeftOpen counts the watches still open once the reflector
+	// returned: each one would be a connection leaked.
+	WatchesLeftOpen int
 }
 
 // runner abstracts the two reflectors for the harness.
@@ -120,15 +126,16 @@ func runInspecting(t *testing.T, s side, sc scenario, inspect func(*scriptLW)) o
 			defer close(done)
 			r.RunWithContext(ctx)
 		}()
-		<-lw.exhausted
+		usedUp := lw.usedUp()
 		time.Sleep(sc.after)
 		synctest.Wait()
-		out = outcome{Log: rec.close(), Store: store.content(), LastRV: r.LastSyncResourceVersion(), Resyncs: store.resyncs}
+		out = outcome{Log: rec.close(), Store: store.content(), LastRV: r.LastSyncResourceVersion(), Resyncs: store.resyncs, ScriptUsedUp: usedUp}
 		if inspect != nil {
 			inspect(lw)
 		}
 		cancel()
 		<-done
+		out.WatchesLeftOpen = lw.leftOpen()
 	})
 	return out
 }
@@ -148,7 +155,7 @@ func runBoth(t *testing.T, sc scenario) (cg, our outcome) {
 		clearTimes(our.Log)
 	}
 	if diff := cmp.Diff(cg, our); diff != "" {
-		t.Errorf("the reflectors behaved differently (-client-go +ours):\n%s\nclient-go did:\n%s", diff, logString(cg.Log))
+		t.Errorf("the reflectors behaved differently (-client-go +ours):\n%s\nclient-go did:\n%s\nours did:\n%s", diff, logString(cg.Log), logString(our.Log))
 	}
 	return cg, our
 }
