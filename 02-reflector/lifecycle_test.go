@@ -57,7 +57,7 @@ func TestInjectedClockDrivesBackoffAndResync(t *testing.T) {
 		})
 	}
 	t.Logf("client-go did:\n%s", logString(logs[0]))
-	if diff := cmp.Diff(logs[0], logs[1]); diff != "" {
+	if diff := diffEntries(logs[0], logs[1]); diff != "" {
 		t.Errorf("the reflectors followed the fake clock differently (-client-go +ours):\n%s\nclient-go did:\n%s", diff, logString(logs[0]))
 	}
 }
@@ -111,7 +111,7 @@ func TestListAndWatchReturnsWhatClientGoReturns(t *testing.T) {
 					logs[i] = rec.close()
 				})
 			}
-			if diff := cmp.Diff(logs[0], logs[1]); diff != "" {
+			if diff := diffEntries(logs[0], logs[1]); diff != "" {
 				t.Errorf("ListAndWatchWithContext differs (-client-go +ours):\n%s", diff)
 			}
 		})
