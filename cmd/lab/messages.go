@@ -19,7 +19,7 @@ var english = messages{
 	didNotRun:      "did not run (a panic or a timeout before it? see above)",
 	casesFail:      "%d of %d cases fail",
 	moreLines:      "%d more lines (run the go test command below to see all)",
-	timedOut:       "The tests timed out: a call that should return never did (a Pop that waits for ever? a lock taken twice?).",
+	timedOut:       "The tests timed out: a call that should return never did (a loop that never ends? a wait for something that never comes? a lock taken twice?).",
 	allPass:        "All %d graded tests pass: lab %d is done. Compare with the solution: make lab-solution %d (your code is kept).",
 	notYet:         "Not yet: %d of %d graded tests fail. Fix the first failure above; stuck? make lab-hint %d.",
 
@@ -50,7 +50,7 @@ var chinese = messages{
 	didNotRun:      "没有运行（前面有 panic 或超时？看上面）",
 	casesFail:      "%d / %d 个用例失败",
 	moreLines:      "还有 %d 行（运行下面的 go test 命令看全部）",
-	timedOut:       "测试超时：某个本该返回的调用一直没有返回（Pop 永远在等？同一把锁拿了两次？）。",
+	timedOut:       "测试超时：某个本该返回的调用一直没有返回（循环停不下来？在等一个永远不会来的东西？同一把锁拿了两次？）。",
 	allPass:        "%d 个评分测试全部通过：实验 %d 完成。和参考实现对照：make lab-solution %d（你的代码会先保存）。",
 	notYet:         "还没完成：%d / %d 个评分测试失败。先修上面第一个失败；卡住了就 make lab-hint %d。",
 

@@ -34,16 +34,18 @@ func TestReportNamesEveryFailure(t *testing.T) {
 }
 
 // TestReportSaysATestTimedOut: go test -json puts the timeout's panic in the
-// output of the test that was running. The report must say the tests timed
-// out, name that test, and leave out the goroutine dump.
+// output of the test (or case) that was running, which never reports a
+// failure. The report must say the tests timed out, name that case with the
+// panic's line, and leave out the goroutine dump.
 func TestReportSaysATestTimedOut(t *testing.T) {
 	l := &Lab{N: 9, Title: "t", Tests: []string{"TestA", "TestB"}}
 	events := `{"Action":"run","Test":"TestA"}
 {"Action":"output","Test":"TestA","Output":"=== RUN   TestA\n"}
-{"Action":"output","Test":"TestA","Output":"panic: test timed out after 2m0s\n"}
-{"Action":"output","Test":"TestA","Output":"\n"}
-{"Action":"output","Test":"TestA","Output":"goroutine 7 [running]:\n"}
-{"Action":"output","Test":"TestA","Output":"testing.(*M).startAlarm.func1()\n"}
+{"Action":"run","Test":"TestA/case_one"}
+{"Action":"output","Test":"TestA/case_one","Output":"panic: test timed out after 2m0s\n"}
+{"Action":"output","Test":"TestA/case_one","Output":"\n"}
+{"Action":"output","Test":"TestA/case_one","Output":"goroutine 7 [running]:\n"}
+{"Action":"output","Test":"TestA/case_one","Output":"testing.(*M).startAlarm.func1()\n"}
 {"Action":"output","Output":"FAIL\tx\t120.0s\n"}
 {"Action":"fail","Elapsed":120}
 `
@@ -53,7 +55,7 @@ func TestReportSaysATestTimedOut(t *testing.T) {
 	}
 	var out bytes.Buffer
 	g.report(&out, l, english)
-	for _, want := range []string{"✗ TestA", "panic: test timed out after 2m0s", english.timedOut} {
+	for _, want := range []string{"✗ TestA", "✗ case one", "panic: test timed out after 2m0s", english.timedOut} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the report does not say %q:\n%s", want, out.String())
 		}
