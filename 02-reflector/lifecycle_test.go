@@ -53,10 +53,11 @@ func TestInjectedClockDrivesBackoffAndResync(t *testing.T) {
 			logs[i] = rec.close()
 			cancel()
 			<-done
+			lw.leftOpen()
 		})
 	}
 	t.Logf("client-go did:\n%s", logString(logs[0]))
-	if diff := cmp.Diff(logs[0], logs[1]); diff != "" {
+	if diff := diffEntries(logs[0], logs[1]); diff != "" {
 		t.Errorf("the reflectors followed the fake clock differently (-client-go +ours):\n%s\nclient-go did:\n%s", diff, logString(logs[0]))
 	}
 }
@@ -104,10 +105,13 @@ func TestListAndWatchReturnsWhatClientGoReturns(t *testing.T) {
 					ctx := context.WithValue(context.Background(), recorderKey{}, rec)
 					err := r.ListAndWatchWithContext(ctx)
 					rec.add(entry{Call: "returned", Arg: fmt.Sprint(err)})
+					if n := lw.leftOpen(); n > 0 {
+						rec.add(entry{Call: "left open", Arg: fmt.Sprintf("%d watches", n)})
+					}
 					logs[i] = rec.close()
 				})
 			}
-			if diff := cmp.Diff(logs[0], logs[1]); diff != "" {
+			if diff := diffEntries(logs[0], logs[1]); diff != "" {
 				t.Errorf("ListAndWatchWithContext differs (-client-go +ours):\n%s", diff)
 			}
 		})
@@ -135,6 +139,9 @@ func TestWatchErrorHandlerHearsWhatClientGoReports(t *testing.T) {
 		t.Fatal("client-go's handler reported nothing: the script does not exercise it")
 	}
 	var got []string
+	// Errors inside the bubble would end the test before the diff: the
+	// bubble only records, the checks come after.
+	var usedUp bool
 	synctest.Test(t, func(t *testing.T) {
 		rec := newRecorder()
 		lw := newScriptLW(sc, rec)
@@ -154,16 +161,20 @@ func TestWatchErrorHandlerHearsWhatClientGoReports(t *testing.T) {
 			defer close(done)
 			r.RunWithContext(ctx)
 		}()
-		<-lw.exhausted
+		usedUp = lw.usedUp()
 		synctest.Wait()
 		if err := r.SetWatchErrorHandlerWithContext(reflector.DefaultWatchErrorHandler); err == nil {
 			t.Error("the handler could be changed while the reflector runs")
 		}
 		cancel()
 		<-done
+		lw.leftOpen()
 	})
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("handled errors differ (-client-go's default handler +our handler):\n%s", diff)
+		t.Errorf("handled errors differ (-client-go's default handler +our handler):\n%s\nclient-go did:\n%s", diff, logString(cg.Log))
+	}
+	if !usedUp {
+		t.Errorf("our reflector stopped asking before it had used up the script (%d LISTs, %d WATCHes)", len(sc.lists), len(sc.watches))
 	}
 }
 

@@ -28,7 +28,14 @@ import (
 //   - otherwise the pager's 500 ("0" is served from the cache anyway, and
 //     "" is a consistent read from etcd that should be paged).
 //
+// A LIST the server cannot serve at that resourceVersion (410 Expired, or
+// too large) is retried at once at "": the resourceVersion is marked
+// unavailable first, and a successful list clears the mark. The list's own
+// resourceVersion becomes the last synced one once the store took the items.
+//
 // It returns nil without touching the store if ctx is cancelled.
+//
+//lab:02
 func (r *Reflector) list(ctx context.Context) error {
 	options := metav1.ListOptions{ResourceVersion: r.relistResourceVersion()}
 	p := pager.New(func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {

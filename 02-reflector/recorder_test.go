@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -51,6 +52,95 @@ func (e entry) String() string {
 		}
 	}
 	return s + " " + e.Arg
+}
+
+// diffLog compares two logs line by line, as logString prints them, so that
+// a difference reads like the logs printed below it: "-" lines only
+// client-go's reflector did, "+" lines only ours did, with two lines of
+// context. It returns "" if every line agrees.
+func diffLog(want, got []entry) string {
+	a, b := lines(want), lines(got)
+	// lcs[i][j] is the length of the longest common subsequence of a[i:]
+	// and b[j:]; the logs are short.
+	lcs := make([][]int, len(a)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var ops []string // each line with its mark: ' ', '-' or '+'
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case i < len(a) && j < len(b) && a[i] == b[j]:
+			ops = append(ops, "  "+a[i])
+			i, j = i+1, j+1
+		case j == len(b) || (i < len(a) && lcs[i+1][j] >= lcs[i][j+1]):
+			ops = append(ops, "- "+a[i])
+			i++
+		default:
+			ops = append(ops, "+ "+b[j])
+			j++
+		}
+	}
+	const context = 2
+	var out strings.Builder
+	changed := false
+	for k, op := range ops {
+		near := false
+		for d := -context; d <= context; d++ {
+			if k+d >= 0 && k+d < len(ops) && ops[k+d][0] != ' ' {
+				near = true
+			}
+		}
+		switch {
+		case op[0] != ' ':
+			changed = true
+			out.WriteString(op + "\n")
+		case near:
+			out.WriteString(op + "\n")
+		case k == 0 || ops[k-1][0] != ' ' || isNear(ops, k-1, context):
+			out.WriteString("  ...\n")
+		}
+	}
+	if !changed {
+		return ""
+	}
+	return out.String()
+}
+
+// isNear reports whether ops[k] is within context lines of a change.
+func isNear(ops []string, k, context int) bool {
+	for d := -context; d <= context; d++ {
+		if k+d >= 0 && k+d < len(ops) && ops[k+d][0] != ' ' {
+			return true
+		}
+	}
+	return false
+}
+
+// diffEntries is diffLog, or, should the lines agree, cmp.Diff of the
+// entries in full.
+func diffEntries(want, got []entry) string {
+	if d := diffLog(want, got); d != "" {
+		return d
+	}
+	return cmp.Diff(want, got)
+}
+
+func lines(log []entry) []string {
+	out := make([]string, len(log))
+	for i, e := range log {
+		out[i] = e.String()
+	}
+	return out
 }
 
 // recorder collects entries from every goroutine of one reflector.

@@ -53,6 +53,8 @@ func (r *Reflector) setIsLastSyncResourceVersionUnavailable(unavailable bool) {
 //     whose cache lags behind the one it was talking to;
 //   - "" once that resourceVersion was reported expired or too large: a
 //     consistent (quorum) read of the newest data from etcd.
+//
+//lab:02
 func (r *Reflector) relistResourceVersion() string {
 	r.rv.mu.RLock()
 	defer r.rv.mu.RUnlock()

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	clientfeatures "k8s.io/client-go/features"
@@ -37,6 +38,12 @@ type outcome struct {
 	Store   map[string]string
 	LastRV  string
 	Resyncs int
+	// ScriptUsedUp: the reflector asked for every LIST and WATCH the
+	// script holds (within scriptDeadline of virtual time).
+	ScriptUsedUp bool
+	// WatchesLeftOpen counts the watches still open once the reflector
+	// returned: each one would be a connection leaked.
+	WatchesLeftOpen int
 }
 
 // runner abstracts the two reflectors for the harness.
@@ -120,15 +127,16 @@ func runInspecting(t *testing.T, s side, sc scenario, inspect func(*scriptLW)) o
 			defer close(done)
 			r.RunWithContext(ctx)
 		}()
-		<-lw.exhausted
+		usedUp := lw.usedUp()
 		time.Sleep(sc.after)
 		synctest.Wait()
-		out = outcome{Log: rec.close(), Store: store.content(), LastRV: r.LastSyncResourceVersion(), Resyncs: store.resyncs}
+		out = outcome{Log: rec.close(), Store: store.content(), LastRV: r.LastSyncResourceVersion(), Resyncs: store.resyncs, ScriptUsedUp: usedUp}
 		if inspect != nil {
 			inspect(lw)
 		}
 		cancel()
 		<-done
+		out.WatchesLeftOpen = lw.leftOpen()
 	})
 	return out
 }
@@ -147,10 +155,24 @@ func runBoth(t *testing.T, sc scenario) (cg, our outcome) {
 		clearTimes(cg.Log)
 		clearTimes(our.Log)
 	}
-	if diff := cmp.Diff(cg, our); diff != "" {
-		t.Errorf("the reflectors behaved differently (-client-go +ours):\n%s\nclient-go did:\n%s", diff, logString(cg.Log))
+	if diff := diffOutcomes(cg, our); diff != "" {
+		t.Errorf("the reflectors behaved differently (-client-go +ours):\n%s\nclient-go did:\n%s\nours did:\n%s", diff, logString(cg.Log), logString(our.Log))
 	}
 	return cg, our
+}
+
+// diffOutcomes shows how two outcomes differ: the logs line by line, the
+// rest with cmp, and, should the lines agree, the entries in full (a line
+// leaves out the options no scenario sets).
+func diffOutcomes(cg, our outcome) string {
+	diff := diffLog(cg.Log, our.Log)
+	if d := cmp.Diff(cg, our, cmpopts.IgnoreFields(outcome{}, "Log")); d != "" {
+		diff += d
+	}
+	if diff == "" {
+		diff = cmp.Diff(cg, our)
+	}
+	return diff
 }
 
 func clearTimes(log []entry) {

@@ -97,6 +97,45 @@ type scriptLW struct {
 	// timeouts are the timeoutSeconds of every WATCH, in order: the log
 	// leaves them out because they are random.
 	timeouts []int64
+	// opened are the watches handed out, for leftOpen.
+	opened []*scriptWatch
+}
+
+// scriptDeadline bounds, in virtual time, how long a test waits for a
+// reflector to use up its script. It is far longer than any scenario
+// needs: only a reflector that stopped asking meets it, and the test then
+// fails with what it did instead of hanging.
+const scriptDeadline = time.Hour
+
+// usedUp waits until the script is used up, or scriptDeadline of virtual
+// time has passed, and reports which came first.
+func (lw *scriptLW) usedUp() bool {
+	t := time.NewTimer(scriptDeadline)
+	defer t.Stop()
+	select {
+	case <-lw.exhausted:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// leftOpen stops the watches the reflector never stopped (every watch a
+// reflector starts, it must stop), so that the test's bubble can end, and
+// says how many there were.
+func (lw *scriptLW) leftOpen() int {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	n := 0
+	for _, w := range lw.opened {
+		select {
+		case <-w.stopped:
+		default:
+			n++
+			w.Stop()
+		}
+	}
+	return n
 }
 
 func newScriptLW(sc scenario, rec *recorder) *scriptLW {
@@ -165,17 +204,22 @@ func (lw *scriptLW) WatchWithContext(ctx context.Context, opts metav1.ListOption
 	lw.record("WATCH", opts)
 	lw.mu.Lock()
 	if len(lw.watches) == 0 {
+		w := newScriptWatch(watchReply{closeAfter: -1})
+		lw.opened = append(lw.opened, w)
 		lw.mu.Unlock()
 		lw.once.Do(func() { close(lw.exhausted) })
-		return newScriptWatch(watchReply{closeAfter: -1}), nil
+		return w, nil
 	}
 	reply := lw.watches[0]
 	lw.watches = lw.watches[1:]
-	lw.mu.Unlock()
 	if reply.err != nil {
+		lw.mu.Unlock()
 		return nil, reply.err
 	}
-	return newScriptWatch(reply), nil
+	w := newScriptWatch(reply)
+	lw.opened = append(lw.opened, w)
+	lw.mu.Unlock()
+	return w, nil
 }
 
 // The deprecated forms, which both NewReflectorWithOptions accept.

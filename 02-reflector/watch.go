@@ -33,6 +33,12 @@ func (r *Reflector) watchWithResync(ctx context.Context, w watch.Interface) erro
 // watches from the last synced resourceVersion, one after the other, until
 // one ends in a way that needs a relist, or ctx is cancelled.
 //
+// Each watch request carries the last synced resourceVersion, a random
+// timeout and allowWatchBookmarks. Every event's resourceVersion becomes the
+// last synced one (and reaches a store that is a ResourceVersionUpdater),
+// but on a watch from "" or "0" only once an event other than ADDED proved
+// the server's replay of the current state is over.
+//
 // How each ending is handled:
 //   - the server closed the watch normally (its timeout): watch again from
 //     the last resourceVersion;
@@ -44,6 +50,8 @@ func (r *Reflector) watchWithResync(ctx context.Context, w watch.Interface) erro
 //   - 410 Expired, a very short watch, anything else: return nil, and let
 //     the caller relist after its backoff;
 //   - a watch request refused for another reason: return the error.
+//
+//lab:02
 func (r *Reflector) watch(ctx context.Context, w watch.Interface, resyncerrc chan error) error {
 	retry := NewRetryWithDeadline(r.MaxInternalErrorRetryDuration, time.Minute, apierrors.IsInternalError, r.clock)
 	defer func() {

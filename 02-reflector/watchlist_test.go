@@ -114,6 +114,9 @@ func watchListScenarios() []scenario {
 			},
 		},
 		{
+			// client-go v0.37.2's watchList returns the Replace error
+			// without stopping the stream, and so does ours: both sides
+			// leave that one watch open (WatchesLeftOpen is 1).
 			name:        "a store that refuses the streamed state makes the reflector fall back to LIST",
 			failReplace: 1,
 			lists:       []listReply{first},

@@ -69,6 +69,13 @@ func (p *ListPager) eachListChunkBuffered(ctx context.Context, options metav1.Li
 	return <-fetchErr
 }
 
+// eachListChunk hands fn one page at a time: it sends PageFn the options
+// (with Limit set to PageSize when the caller left it 0), then again with
+// each page's continue token, until a page comes without one. It stops at
+// the first error, from ctx, PageFn or fn, or at an answer that is not a
+// list, and it never falls back on an expired token.
+//
+//lab:01
 func (p *ListPager) eachListChunk(ctx context.Context, options metav1.ListOptions, fn func(page runtime.Object) error) error {
 	if options.Limit == 0 {
 		options.Limit = p.PageSize

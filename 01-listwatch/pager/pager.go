@@ -71,8 +71,26 @@ func (p *ListPager) ListWithAlloc(ctx context.Context, options metav1.ListOption
 	return p.list(ctx, options, meta.EachListItemWithAlloc)
 }
 
+// eachItemFunc calls fn on every item of a list: meta.EachListItem, or
+// meta.EachListItemWithAlloc, which copies each item out of the page.
 type eachItemFunc func(obj runtime.Object, fn func(runtime.Object) error) error
 
+// list is List and ListWithAlloc: it sends PageFn one request per page, each
+// carrying the previous page's continue token, until a page comes without
+// one, and gathers the items with eachItem. It reports paginated once a
+// page came with a continue token, whatever happens after.
+//
+// Every request keeps the caller's options but for Limit (PageSize when the
+// caller left it 0), Continue, and the resourceVersion: the first page asks
+// for the caller's ResourceVersion and ResourceVersionMatch, later pages
+// for none, since their token pins the first page's snapshot.
+//
+// A 410 Expired on page two or later (the token's snapshot was compacted)
+// makes it fall back, when FullListIfExpired, to one unpaginated LIST with
+// the caller's resourceVersion, whose answer (or error) it returns as is.
+// Any other error, or an expired first page, is returned.
+//
+//lab:01
 func (p *ListPager) list(ctx context.Context, options metav1.ListOptions, eachItem eachItemFunc) (runtime.Object, bool, error) {
 	if options.Limit == 0 {
 		options.Limit = p.PageSize

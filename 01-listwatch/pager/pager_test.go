@@ -8,8 +8,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -67,12 +69,40 @@ func (s *server) list(_ context.Context, opts metav1.ListOptions) (runtime.Objec
 
 var expired = apierrors.NewResourceExpired("The provided continue parameter is too old")
 
-// outcome is what one List call produced, in a form both sides share.
+// outcome is what one List call produced, in a form both sides share:
+// Result sums the returned object up in one line (its Go type, its
+// resourceVersion and continue token, its items' names), so that a
+// difference reads at a glance; object is the object itself, compared in
+// full once the summaries agree.
 type outcome struct {
-	Result    runtime.Object
+	Result    string
 	Paginated bool
 	Err       string
 	Calls     []metav1.ListOptions
+	object    runtime.Object
+}
+
+// summary is a list in one line: "*v1.PodList rv=100 [pod-00 pod-01]".
+func summary(obj runtime.Object) string {
+	if obj == nil {
+		return "nil"
+	}
+	m, err := meta.ListAccessor(obj)
+	if err != nil {
+		return fmt.Sprintf("%T (not a list)", obj)
+	}
+	s := fmt.Sprintf("%T rv=%s", obj, m.GetResourceVersion())
+	if m.GetContinue() != "" {
+		s += " continue=" + m.GetContinue()
+	}
+	var names []string
+	_ = meta.EachListItem(obj, func(item runtime.Object) error {
+		if im, err := meta.Accessor(item); err == nil {
+			names = append(names, im.GetName())
+		}
+		return nil
+	})
+	return s + fmt.Sprintf(" %v", names)
 }
 
 type listCase struct {
@@ -119,7 +149,8 @@ func listCases() []listCase {
 func TestListMatchesClientGo(t *testing.T) {
 	for _, tc := range listCases() {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, alloc := range []bool{false, true} {
+			var diffs [2]string
+			for i, alloc := range []bool{false, true} {
 				want := runList(tc, func(fn func(context.Context, metav1.ListOptions) (runtime.Object, error)) lister {
 					p := clientgopager.New(fn)
 					p.PageSize, p.FullListIfExpired = tc.pageSize, !tc.noRetry
@@ -130,8 +161,23 @@ func TestListMatchesClientGo(t *testing.T) {
 					p.PageSize, p.FullListIfExpired = tc.pageSize, !tc.noRetry
 					return pick(alloc, p.List, p.ListWithAlloc)
 				})
-				if diff := cmp.Diff(want, got); diff != "" {
-					t.Errorf("alloc=%v: (-client-go +ours)\n%s", alloc, diff)
+				diffs[i] = cmp.Diff(want, got, cmpopts.IgnoreUnexported(outcome{}))
+				if diffs[i] == "" {
+					if d := cmp.Diff(want.object, got.object); d != "" {
+						diffs[i] = "the same list in summary, but not the same objects:\n" + d
+					}
+				}
+			}
+			// List and ListWithAlloc differ only in how items are copied:
+			// one wrong answer usually shows the same way in both.
+			switch {
+			case diffs[0] != "" && diffs[0] == diffs[1]:
+				t.Errorf("List and ListWithAlloc (-client-go +ours):\n%s", diffs[0])
+			default:
+				for i, name := range []string{"List", "ListWithAlloc"} {
+					if diffs[i] != "" {
+						t.Errorf("%s (-client-go +ours):\n%s", name, diffs[i])
+					}
 				}
 			}
 		})
@@ -158,7 +204,7 @@ func runList(tc listCase, build func(func(context.Context, metav1.ListOptions) (
 		cancel()
 	}
 	obj, paginated, err := build(s.list)(ctx, tc.opts)
-	o := outcome{Result: obj, Paginated: paginated, Calls: s.calls}
+	o := outcome{Result: summary(obj), Paginated: paginated, Calls: s.calls, object: obj}
 	if err != nil {
 		o.Err = err.Error()
 	}
@@ -231,30 +277,54 @@ func TestEachListItemMatchesClientGo(t *testing.T) {
 	}
 }
 
-// TestListWithAllocDoesNotShareThePageSlice checks the point of ListWithAlloc:
-// items of a gathered list must not point into the page's Items array.
+// TestListWithAllocDoesNotShareThePageSlice checks the point of ListWithAlloc
+// on both pagers: the items of a gathered list must not point into a page's
+// Items array, while List's may (and do, in client-go's).
 func TestListWithAllocDoesNotShareThePageSlice(t *testing.T) {
-	s := newServer(4)
-	var pages []*corev1.PodList
-	p := pager.New(func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-		obj, err := s.list(ctx, opts)
-		if l, ok := obj.(*corev1.PodList); ok {
-			pages = append(pages, l)
+	// shares says, for List and for ListWithAlloc, whether the first item
+	// of the gathered list points into the first page's array.
+	shares := func(newPager func(pager.ListPageFunc) (list, withAlloc lister)) map[string]string {
+		out := map[string]string{}
+		for _, alloc := range []bool{false, true} {
+			s := newServer(4)
+			var pages []*corev1.PodList
+			list, withAlloc := newPager(func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+				obj, err := s.list(ctx, opts)
+				if l, ok := obj.(*corev1.PodList); ok {
+					pages = append(pages, l)
+				}
+				return obj, err
+			})
+			name := map[bool]string{false: "List", true: "ListWithAlloc"}[alloc]
+			obj, _, err := pick(alloc, list, withAlloc)(context.Background(), metav1.ListOptions{})
+			gathered, ok := obj.(*metainternalversion.List)
+			switch {
+			case err != nil:
+				out[name] = "error: " + err.Error()
+			case !ok || len(gathered.Items) == 0 || len(pages) == 0:
+				out[name] = "returned " + summary(obj) + ", not 2 pages gathered"
+			case gathered.Items[0].(*corev1.Pod) == &pages[0].Items[0]:
+				out[name] = "first item shares the page's array"
+			default:
+				out[name] = "first item is a copy"
+			}
 		}
-		return obj, err
+		return out
+	}
+	want := shares(func(fn pager.ListPageFunc) (lister, lister) {
+		p := clientgopager.New(clientgopager.ListPageFunc(fn))
+		p.PageSize = 2
+		return p.List, p.ListWithAlloc
 	})
-	p.PageSize = 2
-	for _, alloc := range []bool{false, true} {
-		pages = nil
-		list := pick(alloc, p.List, p.ListWithAlloc)
-		obj, _, err := list(context.Background(), metav1.ListOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		items := obj.(*metainternalversion.List).Items
-		shared := items[0].(*corev1.Pod) == &pages[0].Items[0]
-		if shared == alloc {
-			t.Errorf("alloc=%v: first item shares the page's array: %v", alloc, shared)
-		}
+	if want["ListWithAlloc"] != "first item is a copy" {
+		t.Fatalf("client-go's ListWithAlloc: %s; the test's premise is wrong", want["ListWithAlloc"])
+	}
+	got := shares(func(fn pager.ListPageFunc) (lister, lister) {
+		p := pager.New(fn)
+		p.PageSize = 2
+		return p.List, p.ListWithAlloc
+	})
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("4 pods in pages of 2 (-client-go +ours):\n%s", diff)
 	}
 }

@@ -217,7 +217,10 @@ func nextHint(w io.Writer, root string, l *Lab, language string, m messages) err
 	}
 	i := min(st.Hints, len(hints)-1)
 	h := hints[i]
-	fmt.Fprintf(w, m.hintHeader+"\n\n%s\n\n%s\n", i+1, len(hints), l.N, h.Title, h.Body)
+	// The header's arguments apart: a translation may take them in
+	// another order.
+	fmt.Fprintf(w, m.hintHeader, i+1, len(hints), l.N)
+	fmt.Fprintf(w, "\n\n%s\n\n%s\n", h.Title, h.Body)
 	if i == len(hints)-1 {
 		fmt.Fprintf(w, "\n"+m.noMoreHints+"\n", l.N)
 	}

@@ -19,7 +19,7 @@ var english = messages{
 	didNotRun:      "did not run (a panic or a timeout before it? see above)",
 	casesFail:      "%d of %d cases fail",
 	moreLines:      "%d more lines (run the go test command below to see all)",
-	timedOut:       "The tests timed out: a call that should return never did (a Pop that waits for ever? a lock taken twice?).",
+	timedOut:       "The tests timed out: a call that should return never did (a loop that never ends? a wait for something that never comes? a lock taken twice?).",
 	allPass:        "All %d graded tests pass: lab %d is done. Compare with the solution: make lab-solution %d (your code is kept).",
 	notYet:         "Not yet: %d of %d graded tests fail. Fix the first failure above; stuck? make lab-hint %d.",
 
@@ -50,7 +50,7 @@ var chinese = messages{
 	didNotRun:      "没有运行（前面有 panic 或超时？看上面）",
 	casesFail:      "%d / %d 个用例失败",
 	moreLines:      "还有 %d 行（运行下面的 go test 命令看全部）",
-	timedOut:       "测试超时：某个本该返回的调用一直没有返回（Pop 永远在等？同一把锁拿了两次？）。",
+	timedOut:       "测试超时：某个本该返回的调用一直没有返回（循环停不下来？在等一个永远不会来的东西？同一把锁拿了两次？）。",
 	allPass:        "%d 个评分测试全部通过：实验 %d 完成。和参考实现对照：make lab-solution %d（你的代码会先保存）。",
 	notYet:         "还没完成：%d / %d 个评分测试失败。先修上面第一个失败；卡住了就 make lab-hint %d。",
 
@@ -65,7 +65,7 @@ var chinese = messages{
 	notStarted:       "实验 %02d 还没开始：先运行 make lab-start %d。",
 	restored:         "实验 %02d 结束：参考实现已经放回 %s。\n你的代码保存在 %s。",
 	nothingToRestore: "实验 %02d 没有开始，参考实现本来就在。",
-	hintHeader:       "实验 %[3]02d 的第 %[1]d / %[2]d 条提示",
+	hintHeader:       "实验 %02[3]d 的第 %[1]d / %[2]d 条提示",
 	noMoreHints:      "这是最后一条提示了。参考实现只差一条命令：make lab-solution %d（会先保存你的代码）。",
 	noHints:          "章节 %s 里没有这个实验的提示。",
 	gradingSolution:  "（实验 %02d 没有开始，所以这里评的是现有的参考实现。）",

@@ -247,9 +247,18 @@ func stubBody(lab int, name, todo string, fd *ast.FuncDecl) string {
 	return b.String()
 }
 
+// interfaceTypes are other packages' interface types that marked functions
+// return. The parser alone cannot tell an interface from a struct; a stub
+// reads better returning nil than *new(runtime.Object).
+var interfaceTypes = map[string]bool{"runtime.Object": true, "watch.Interface": true}
+
 // zeroValue writes the zero value of a result type as Go source.
 func zeroValue(t ast.Expr) string {
 	switch x := t.(type) {
+	case *ast.SelectorExpr:
+		if pkg, ok := x.X.(*ast.Ident); ok && interfaceTypes[pkg.Name+"."+x.Sel.Name] {
+			return "nil"
+		}
 	case *ast.StarExpr, *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType:
 		if a, ok := x.(*ast.ArrayType); ok && a.Len != nil {
 			break // an array, not a slice

@@ -1,0 +1,69 @@
+//go:build ignore
+
+// A plausible wrong answer to lab 02: after a LIST at an expired
+// resourceVersion, the list retries at "" and succeeds, but never clears the
+// unavailable mark. Every later relist then asks for "" again, a quorum read
+// from etcd, where client-go goes back to the last synced resourceVersion.
+
+package reflector
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"informer-from-scratch/01-listwatch/pager"
+)
+
+func (r *Reflector) list(ctx context.Context) error {
+	options := metav1.ListOptions{ResourceVersion: r.relistResourceVersion()}
+	p := pager.New(func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+		return r.listerWatcher.ListWithContext(ctx, opts)
+	})
+	switch {
+	case r.WatchListPageSize != 0:
+		p.PageSize = r.WatchListPageSize
+	case r.paginatedResult:
+	case options.ResourceVersion != "" && options.ResourceVersion != "0":
+		p.PageSize = 0
+	}
+
+	list, paginatedResult, err := p.ListWithAlloc(ctx, options)
+	if isExpiredError(err) || isTooLargeResourceVersionError(err) {
+		r.setIsLastSyncResourceVersionUnavailable(true)
+		list, paginatedResult, err = p.ListWithAlloc(ctx, metav1.ListOptions{ResourceVersion: r.relistResourceVersion()})
+	}
+	if err == nil {
+		if unsupported, gvk := isUnsupportedTableListObject(list); unsupported {
+			err = fmt.Errorf("unsupported list gvk: %v, type: %v", gvk, r.typeDescription)
+		}
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("failed to list %v: %w", r.typeDescription, err)
+	}
+
+	if options.ResourceVersion == "0" && paginatedResult {
+		r.paginatedResult = true
+	}
+
+	listMeta, err := meta.ListAccessor(list)
+	if err != nil {
+		return fmt.Errorf("unable to understand list result %#v: %v", list, err)
+	}
+	resourceVersion := listMeta.GetResourceVersion()
+	items, err := meta.ExtractListWithAlloc(list)
+	if err != nil {
+		return fmt.Errorf("unable to understand list result %#v (%v)", list, err)
+	}
+	if err := r.syncWith(items, resourceVersion); err != nil {
+		return fmt.Errorf("unable to sync list result: %v", err)
+	}
+	r.setLastSyncResourceVersion(resourceVersion)
+	return nil
+}
