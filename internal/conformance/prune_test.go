@@ -435,3 +435,24 @@ func TestSelectedBy(t *testing.T) {
 		}
 	}
 }
+
+func TestSelectedCase(t *testing.T) {
+	for _, c := range []struct {
+		run, test, sub string
+		want           bool
+	}{
+		{"", "TestA", "a case", true},
+		{"TestA", "TestA", "a case", true},
+		{"TestA/a_case", "TestA", "a case", true},
+		{"TestA/other", "TestA", "a case", false},
+		{"TestA/other", "TestA", "", true}, // go test runs TestA to look for the case
+		{"TestB/a_case", "TestA", "a case", false},
+		{"TestW/the_old_LIST/WATCH", "TestW", "the old LIST/WATCH way", true},
+		{"TestW/the_old_LIST/STREAM", "TestW", "the old LIST/WATCH way", false},
+		{"TestW/x/y/z", "TestW", "x", true},
+	} {
+		if got := selectedCase(c.run, c.test, c.sub); got != c.want {
+			t.Errorf("selectedCase(%q, %q, %q) = %v, want %v", c.run, c.test, c.sub, got, c.want)
+		}
+	}
+}

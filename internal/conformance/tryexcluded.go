@@ -97,26 +97,7 @@ func (st *stageTry) tryExcluded(ctx context.Context, w io.Writer, bs []*built) (
 // many of them as compile, and runs each of those on its own.
 func (st *stageTry) tryStage(ctx context.Context, b *built) ([]tried, error) {
 	var results []tried
-	// Every excluded test and case of the files this stage runs.
-	var xs []*exclusion
-	for _, file := range b.tests {
-		for _, t := range b.prepared.tests[file] {
-			if !b.runsHere(t) {
-				continue
-			}
-			if x := b.excluded(st.ex, file, t); x != nil {
-				xs = append(xs, x)
-			}
-			xs = append(xs, st.ex.subtests[file][t]...)
-		}
-	}
-	if st.o.run != "" {
-		re, err := regexp.Compile(st.o.run)
-		if err != nil {
-			return nil, err
-		}
-		xs = slicesFilter(xs, func(x *exclusion) bool { return re.MatchString(x.test) })
-	}
+	xs := b.excludedToTry(st.ex, st.o.run)
 	if len(xs) == 0 {
 		return nil, nil
 	}
@@ -146,7 +127,7 @@ func (st *stageTry) tryStage(ctx context.Context, b *built) ([]tried, error) {
 	key := func(file, test string) string { return file + " " + test }
 	binary := filepath.Join(st.tmp, strings.ReplaceAll(b.dir, "/", "_")+".excluded.test")
 	for attempt := 0; ; attempt++ {
-		runs := func(file, name string) bool { return b.runsHere(name) && broken[key(file, name)] == "" }
+		runs := b.triedBuild(st.ex, xs, func(file, name string) bool { return broken[key(file, name)] != "" })
 		p, err := prepare(st.fset, b.files, b.target(), runs, st.pkgNames)
 		if err != nil {
 			return nil, err
@@ -206,6 +187,46 @@ func (st *stageTry) tryStage(ctx context.Context, b *built) ([]tried, error) {
 		results = append(results, t)
 	}
 	return results, nil
+}
+
+// excludedToTry is every excluded test and case of the files the stage runs
+// that go test -run run would reach (all of them when run is empty).
+func (b *built) excludedToTry(ex *exclusions, run string) []*exclusion {
+	var xs []*exclusion
+	for _, file := range b.tests {
+		for _, t := range b.prepared.tests[file] {
+			if !b.runsHere(t) {
+				continue
+			}
+			if x := b.excluded(ex, file, t); x != nil && selectedCase(run, t, "") {
+				xs = append(xs, x)
+			}
+			for _, x := range ex.subtests[file][t] {
+				if selectedCase(run, t, x.subtest) {
+					xs = append(xs, x)
+				}
+			}
+		}
+	}
+	return xs
+}
+
+// triedBuild says which tests the binary of -excluded compiles: those that
+// run anyway and the excluded ones to try (xs), less those broken keeps out
+// because they do not compile. An excluded test that -run left out stays
+// out, as in the ordinary run: compiled in, an error of its own could only be
+// blamed on a test nobody asked to try, and would stop the rest.
+func (b *built) triedBuild(ex *exclusions, xs []*exclusion, broken func(file, name string) bool) func(file, name string) bool {
+	try := map[[2]string]bool{}
+	for _, x := range xs {
+		try[[2]string{x.file, x.test}] = true
+	}
+	return func(file, name string) bool {
+		if !b.runsHere(name) || broken(file, name) {
+			return false
+		}
+		return b.excluded(ex, file, name) == nil || try[[2]string{file, name}]
+	}
 }
 
 // runOne runs one excluded test, benchmark or case in the test binary, in
@@ -317,14 +338,4 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
-}
-
-func slicesFilter[T any](s []T, keep func(T) bool) []T {
-	var out []T
-	for _, v := range s {
-		if keep(v) {
-			out = append(out, v)
-		}
-	}
-	return out
 }
