@@ -389,9 +389,16 @@ func (b *built) checkOnly() error {
 	return nil
 }
 
-// overlayName is the name a client-go file gets in our package's directory.
+// overlayName is the name a client-go file gets in our package's directory:
+// clientgo_fifo_test.go for its fifo_test.go. A file that is not a test file
+// (a fixture such as fifo.go, read as support) is a test file here too, and
+// is marked src so that it cannot take the name of its tests' file.
 func overlayName(rel string) string {
-	return "clientgo_" + strings.TrimSuffix(strings.TrimSuffix(filepath.Base(rel), ".go"), "_test") + "_test.go"
+	base := filepath.Base(rel)
+	if name, ok := strings.CutSuffix(base, "_test.go"); ok {
+		return "clientgo_" + name + "_test.go"
+	}
+	return "clientgo_src_" + strings.TrimSuffix(base, ".go") + "_test.go"
 }
 
 // readAdapter reads a file of internal/conformance/adapters. The build tag

@@ -8,6 +8,20 @@
 // In client-go the reflector, the ListWatch, the stores and the key functions
 // share one package; here they are stages 01-04, so most of this file points
 // client-go's names at the stage that has them.
+//
+// The plain FIFO is the one name here that no stage has: stage 03 leaves it
+// out (03-deltafifo/doc.go), as no informer uses it. Seven of the reflector
+// tests (TestReflectorListAndWatch, the 429 and 500 retries, the connection
+// backoff, the relist) hand the reflector a FIFO only to collect what it
+// stored, and read it back with Pop and List. For them the runner compiles
+// client-go's own fifo.go into this package, read from the module cache at
+// run time like the tests themselves (stages.go lists it as support; nothing
+// of it is in this repository): a test fixture, as fake_custom_store.go is,
+// not a layer we teach. It cannot be an alias of client-go's cache.FIFO:
+// the tests call List on it, a method fifo_test.go declares on the FIFO of
+// its own package, reading the FIFO's unexported fields. fifo.go needs two
+// names of stage 03, KeyError and DoneChecker, aliased below; every other
+// name it uses (ReflectorStore, KeyFunc) is already the reflector's.
 
 package reflector
 
@@ -36,6 +50,9 @@ type (
 	KeyListerGetter  = deltafifo.KeyListerGetter
 	Delta            = deltafifo.Delta
 	DeltaFIFOOptions = deltafifo.DeltaFIFOOptions
+	// For client-go's fifo.go, the tests' fixture (see above).
+	KeyError    = deltafifo.KeyError
+	DoneChecker = deltafifo.DoneChecker
 )
 
 const Deleted = deltafifo.Deleted
