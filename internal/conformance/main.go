@@ -15,7 +15,9 @@
 //     Removal overwrites the declaration with blanks, so every remaining line
 //     keeps its client-go line number;
 //   - a file listed as support (its helpers serve another file's tests) has
-//     all its own tests removed the same way;
+//     all its own tests removed the same way; a support file that is not a
+//     test file is a fixture client-go ships beside its code (the plain
+//     FIFO, FakeCustomStore), compiled in with the tests;
 //   - where a stage's entry in stages.go asks, and only there: a helper the
 //     adapter declares instead is removed (replaces: client-go's reads
 //     internals that are another package's here), and a call to a function

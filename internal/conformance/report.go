@@ -217,6 +217,15 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 	}
 
 	for _, b := range bs {
+		var fixtures []string // client-go's own non-test files, compiled into the tests
+		for _, rel := range b.support {
+			if !strings.HasSuffix(rel, "_test.go") {
+				fixtures = append(fixtures, rel)
+			}
+		}
+		if len(fixtures) > 0 {
+			fmt.Fprintf(w, "%s: client-go's %s compiled in as test fixtures, from the module cache (stages.go says why).\n", b.dir, strings.Join(fixtures, ", "))
+		}
 		if len(b.replaces) > 0 {
 			fmt.Fprintf(w, "%s: its adapter declares client-go's helpers %s itself (stages.go says why).\n", b.dir, strings.Join(b.replaces, ", "))
 		}
@@ -226,6 +235,9 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 				calls = append(calls, old+" → "+b.renames[old])
 			}
 			fmt.Fprintf(w, "%s: calls renamed to the adapter's wrappers: %s (stages.go says why).\n", b.dir, strings.Join(calls, ", "))
+		}
+		if len(b.prepared.changed) > 0 {
+			fmt.Fprintf(w, "%s: rewritten to reach the adapter (stages.go says why), and nothing else:\n  %s\n", b.dir, strings.Join(b.prepared.changed, "\n  "))
 		}
 		if len(b.imports) > 0 {
 			fmt.Fprintf(w, "%s: imports of %s point at our package, where the adapter declares their names (stages.go says why).\n", b.dir, strings.Join(b.imports, ", "))
