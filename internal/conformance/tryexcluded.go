@@ -266,7 +266,7 @@ func (st *stageTry) runOne(ctx context.Context, binary, dir string, x *exclusion
 	case ctx.Err() == nil && runCtx.Err() != nil:
 		return "fails", fmt.Sprintf("still running after %s: stopped\n%s", limit, lastLines(text, 6))
 	case err != nil:
-		return "fails", fmt.Sprintf("after %s: %v\n%s", took, err, lastLines(text, 6))
+		return "fails", fmt.Sprintf("after %s: %v%s\n%s", took, err, panicLine(text), lastLines(text, 6))
 	case strings.Contains(text, "--- SKIP: "+name+" "):
 		return "skips itself", ""
 	case strings.Contains(text, "--- PASS: "+name+" "):
@@ -331,6 +331,18 @@ func unitAt(fset *token.FileSet, us []*unit, line int) *unit {
 // unitsOf is every top-level declaration of f; which of them run does not
 // matter here (reach is given its roots).
 func unitsOf(f *cgFile) []*unit { return units(f, func(string) bool { return false }) }
+
+// panicLine is ", panic: …" when the output holds a panic (or a test
+// binary's timeout, which panics): the line that says why, which the end of
+// the output (a goroutine's stack) does not.
+func panicLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "panic: ") {
+			return ", " + l
+		}
+	}
+	return ""
+}
 
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")

@@ -230,3 +230,13 @@ func TestC(t *testing.T) { Missing() }
 		}
 	}
 }
+
+func TestPanicLineSaysWhy(t *testing.T) {
+	out := "=== RUN   TestX\npanic: conformance: no AsyncTracker [recovered]\n\tpanic: again\n\ngoroutine 7 [running]:\n"
+	if got, want := panicLine(out), ", panic: conformance: no AsyncTracker [recovered]"; got != want {
+		t.Errorf("panicLine = %q, want %q", got, want)
+	}
+	if got := panicLine("--- FAIL: TestX (0.00s)\n"); got != "" {
+		t.Errorf("panicLine of a failure without a panic = %q, want nothing", got)
+	}
+}
