@@ -22,13 +22,18 @@
 //     adapter declares instead is removed (replaces: client-go's reads
 //     internals that are another package's here), and a call to a function
 //     ours declares with another signature calls the adapter's wrapper
-//     (renames: client-go's takes a logger, ours does not); an external
+//     (renames: client-go's takes a logger, ours does not); a type the
+//     tests fill in fields of that ours lacks names the adapter's type
+//     (types: ListWatch's deprecated ListFunc and WatchFunc); an
+//     expression that reaches another package's internals, where it is a
+//     whole side of an assignment statement and nowhere else, is the
+//     adapter's (sides: informer.processor.clock = clock); an external
 //     test package's import of another client-go package whose names the
 //     adapter declares points at our package too (imports: client-go's
 //     dynamic informer tests take their handlers from tools/cache); and a
 //     file whose tests are split between two stages runs in each only the
-//     tests that stage names (only). The report names all four, stage by
-//     stage.
+//     tests that stage names (only). The report names all six, stage by
+//     stage, and every line types and sides rewrote.
 //
 // Excluded cases of a test that runs (exclusions.txt's subtest lines) are
 // skipped with one go test -skip expression; the tests are not edited.

@@ -262,6 +262,9 @@ func (st *stageTry) runOne(ctx context.Context, binary, dir string, x *exclusion
 	took := time.Since(start).Round(100 * time.Millisecond)
 	switch {
 	case strings.Contains(text, "--- FAIL: "+name+" "):
+		if p := panicLine(text); p != "" {
+			return "fails", strings.TrimPrefix(p, ", ") + "\n" + lastLines(text, 6)
+		}
 		return "fails", lastLines(text, 6)
 	case ctx.Err() == nil && runCtx.Err() != nil:
 		return "fails", fmt.Sprintf("still running after %s: stopped\n%s", limit, lastLines(text, 6))
