@@ -15,18 +15,25 @@
 //     Removal overwrites the declaration with blanks, so every remaining line
 //     keeps its client-go line number;
 //   - a file listed as support (its helpers serve another file's tests) has
-//     all its own tests removed the same way;
+//     all its own tests removed the same way; a support file that is not a
+//     test file is a fixture client-go ships beside its code (the plain
+//     FIFO, FakeCustomStore), compiled in with the tests;
 //   - where a stage's entry in stages.go asks, and only there: a helper the
 //     adapter declares instead is removed (replaces: client-go's reads
 //     internals that are another package's here), and a call to a function
 //     ours declares with another signature calls the adapter's wrapper
-//     (renames: client-go's takes a logger, ours does not); an external
+//     (renames: client-go's takes a logger, ours does not); a type the
+//     tests fill in fields of that ours lacks names the adapter's type
+//     (types: ListWatch's deprecated ListFunc and WatchFunc); an
+//     expression that reaches another package's internals, where it is a
+//     whole side of an assignment statement and nowhere else, is the
+//     adapter's (sides: informer.processor.clock = clock); an external
 //     test package's import of another client-go package whose names the
 //     adapter declares points at our package too (imports: client-go's
 //     dynamic informer tests take their handlers from tools/cache); and a
 //     file whose tests are split between two stages runs in each only the
-//     tests that stage names (only). The report names all four, stage by
-//     stage.
+//     tests that stage names (only). The report names all six, stage by
+//     stage, and every line types and sides rewrote.
 //
 // Excluded cases of a test that runs (exclusions.txt's subtest lines) are
 // skipped with one go test -skip expression; the tests are not edited.
@@ -389,9 +396,16 @@ func (b *built) checkOnly() error {
 	return nil
 }
 
-// overlayName is the name a client-go file gets in our package's directory.
+// overlayName is the name a client-go file gets in our package's directory:
+// clientgo_fifo_test.go for its fifo_test.go. A file that is not a test file
+// (a fixture such as fifo.go, read as support) is a test file here too, and
+// is marked src so that it cannot take the name of its tests' file.
 func overlayName(rel string) string {
-	return "clientgo_" + strings.TrimSuffix(strings.TrimSuffix(filepath.Base(rel), ".go"), "_test") + "_test.go"
+	base := filepath.Base(rel)
+	if name, ok := strings.CutSuffix(base, "_test.go"); ok {
+		return "clientgo_" + name + "_test.go"
+	}
+	return "clientgo_src_" + strings.TrimSuffix(base, ".go") + "_test.go"
 }
 
 // readAdapter reads a file of internal/conformance/adapters. The build tag

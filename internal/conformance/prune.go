@@ -7,8 +7,11 @@ package main
 //  2. excluded tests are removed, and so is every top-level declaration that no
 //     remaining test reaches;
 //  3. for the stages whose entry in stages.go asks: the helpers the adapter
-//     declares instead are removed (replaces), and calls to a function ours
-//     declares with another signature call the adapter's wrapper (renames).
+//     declares instead are removed (replaces), calls to a function ours
+//     declares with another signature call the adapter's wrapper (renames),
+//     a type ours lacks the fields of is the adapter's (types), and a side
+//     of an assignment statement that reaches into another package's
+//     internals is the adapter's expression (sides).
 //
 // Removal overwrites a declaration's bytes with spaces and keeps its newlines,
 // so every line that stays keeps its client-go line number: a failure at
@@ -256,12 +259,15 @@ func blank(src []byte, from, to int) {
 }
 
 // target is the package client-go's files become part of, and what its
-// adapter declares in their place (see stage.replaces and stage.renames).
+// adapter declares in their place (see stage.replaces, stage.renames,
+// stage.types and stage.sides).
 type target struct {
 	pkg        string // its name: deltafifo
 	importPath string // its import path: informer-from-scratch/03-deltafifo
 	replaces   []string
 	renames    map[string]string
+	types      map[string]string
+	sides      map[string]string
 	imports    []string
 }
 
@@ -318,6 +324,106 @@ func checkRenames(all []*unit, to target) error {
 	return nil
 }
 
+// renamedTypes returns the identifiers under n that name a type to.types
+// renames: every identifier of that name but a field or method after a dot,
+// a field's name in a struct type or a keyed literal, and a declared name.
+func renamedTypes(n ast.Node, types map[string]string) []*ast.Ident {
+	var ids []*ast.Ident
+	notType := map[*ast.Ident]bool{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			notType[n.Sel] = true
+		case *ast.KeyValueExpr:
+			if id, ok := n.Key.(*ast.Ident); ok {
+				notType[id] = true
+			}
+		case *ast.Field:
+			for _, name := range n.Names {
+				notType[name] = true
+			}
+		case *ast.TypeSpec:
+			notType[n.Name] = true
+		case *ast.FuncDecl:
+			notType[n.Name] = true
+		case *ast.ValueSpec:
+			for _, name := range n.Names {
+				notType[name] = true
+			}
+		case *ast.Ident:
+			if types[n.Name] != "" && !notType[n] {
+				ids = append(ids, n)
+			}
+		}
+		return true
+	})
+	return ids
+}
+
+// rewrittenSides returns the expressions under n that to.sides rewrites: a
+// whole side of an assignment that is a statement of its own (in a block or
+// a case's body, never the header of an if, for or switch, where a test's
+// checks are), written in the source exactly as a key of sides. Nothing
+// else is: not the same expression inside a call, a condition or a larger
+// expression, so no check of a test can be rewritten.
+func rewrittenSides(fset *token.FileSet, src []byte, n ast.Node, sides map[string]string) []ast.Expr {
+	var exprs []ast.Expr
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	statements := func(list []ast.Stmt) {
+		for _, st := range list {
+			as, ok := st.(*ast.AssignStmt)
+			if !ok {
+				continue
+			}
+			for _, e := range append(append([]ast.Expr(nil), as.Lhs...), as.Rhs...) {
+				if sides[string(src[off(e.Pos()):off(e.End())])] != "" {
+					exprs = append(exprs, e)
+				}
+			}
+		}
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			statements(n.List)
+		case *ast.CaseClause:
+			statements(n.Body)
+		case *ast.CommClause:
+			statements(n.Body)
+		}
+		return true
+	})
+	return exprs
+}
+
+// checkTypesAndSides makes sure every type rename and every rewritten side
+// is one: client-go's files name the type, and do not declare it; they have
+// the side, as rewrittenSides finds it, at least once.
+func checkTypesAndSides(fset *token.FileSet, all []*unit, to target) error {
+	for _, old := range sortedKeys(to.types) {
+		named := false
+		for _, u := range all {
+			if u.recv == "" && slices.Contains(u.names, old) {
+				return fmt.Errorf("stages.go: %s renames the type %s, which client-go's files declare themselves", to.pkg, old)
+			}
+			named = named || len(renamedTypes(u.node, map[string]string{old: to.types[old]})) > 0
+		}
+		if !named {
+			return fmt.Errorf("stages.go: %s renames the type %s, which client-go's files never name", to.pkg, old)
+		}
+	}
+	for _, side := range sortedKeys(to.sides) {
+		found := false
+		for _, u := range all {
+			found = found || len(rewrittenSides(fset, u.file.src, u.node, map[string]string{side: to.sides[side]})) > 0
+		}
+		if !found {
+			return fmt.Errorf("stages.go: %s rewrites %s, which is never a side of an assignment statement in client-go's files", to.pkg, side)
+		}
+	}
+	return nil
+}
+
 // checkImports makes sure every import to.imports points at our package is
 // one: an external test file imports it, and no internal one does (a file of
 // our own package cannot import that package, so its client-go import would
@@ -348,7 +454,7 @@ func checkImports(files []*cgFile, to target) error {
 // where it imported client-go's package), every unit that is not live
 // removed, and every import no longer used removed. pkgNames maps an import
 // path to its package name.
-func rewrite(fset *token.FileSet, f *cgFile, us []*unit, to target, pkgNames map[string]string) ([]byte, error) {
+func rewrite(fset *token.FileSet, f *cgFile, us []*unit, to target, pkgNames map[string]string) ([]byte, []string, error) {
 	out := append([]byte(nil), f.src...)
 	off := func(p token.Pos) int { return fset.Position(p).Offset }
 	// blankDecl removes n and the doc comment above it.
@@ -374,6 +480,10 @@ func rewrite(fset *token.FileSet, f *cgFile, us []*unit, to target, pkgNames map
 		text     string
 	}
 	var edits []edit
+	var changed []string // file:line: old → new, for each type renamed and side rewritten
+	note := func(p token.Pos, old, new string) {
+		changed = append(changed, fmt.Sprintf("%s:%d: %s → %s", f.rel, fset.Position(p).Line, old, new))
+	}
 	used := map[string]bool{} // selector qualifiers in what stays: the imports it uses
 	for _, u := range us {
 		if u.live {
@@ -382,6 +492,15 @@ func rewrite(fset *token.FileSet, f *cgFile, us []*unit, to target, pkgNames map
 			}
 			for _, id := range renamedCalls(u.node, to.renames) {
 				edits = append(edits, edit{off(id.Pos()), off(id.End()), to.renames[id.Name]})
+			}
+			for _, id := range renamedTypes(u.node, to.types) {
+				edits = append(edits, edit{off(id.Pos()), off(id.End()), to.types[id.Name]})
+				note(id.Pos(), id.Name, to.types[id.Name])
+			}
+			for _, e := range rewrittenSides(fset, f.src, u.node, to.sides) {
+				old := string(f.src[off(e.Pos()):off(e.End())])
+				edits = append(edits, edit{off(e.Pos()), off(e.End()), to.sides[old]})
+				note(e.Pos(), old, to.sides[old])
 			}
 			continue
 		}
@@ -416,7 +535,7 @@ func rewrite(fset *token.FileSet, f *cgFile, us []*unit, to target, pkgNames map
 			name, ok = imp.Name.Name, true
 		}
 		if !ok {
-			return nil, fmt.Errorf("%s: no package name known for import %q", f.rel, importPath)
+			return nil, nil, fmt.Errorf("%s: no package name known for import %q", f.rel, importPath)
 		}
 		if name == "_" || name == "." || used[name] {
 			if external && (importPath == clientGoPkg || slices.Contains(to.imports, importPath)) {
@@ -437,10 +556,13 @@ func rewrite(fset *token.FileSet, f *cgFile, us []*unit, to target, pkgNames map
 		blank(out, off(imp.Pos()), off(imp.End()))
 	}
 	sort.Slice(edits, func(i, j int) bool { return edits[i].from > edits[j].from })
-	for _, e := range edits {
+	for i, e := range edits {
+		if i > 0 && e.to > edits[i-1].from {
+			return nil, nil, fmt.Errorf("%s:%d: two of stages.go's rewrites overlap here", f.rel, fset.File(f.ast.Pos()).Line(fset.File(f.ast.Pos()).Pos(e.from)))
+		}
 		out = append(append(append([]byte(nil), out[:e.from]...), e.text...), out[e.to:]...)
 	}
-	return out, nil
+	return out, changed, nil
 }
 
 // prepared is what prepare made of one stage's client-go files.
@@ -448,6 +570,7 @@ type prepared struct {
 	files   map[string][]byte   // client-go rel path → rewritten source
 	tests   map[string][]string // tested file → every test and benchmark it declares, sorted
 	dropped map[string][]string // file → names of declarations removed (tests excluded, helpers nobody reached)
+	changed []string            // file:line: old → new, each type renamed and side rewritten (stage.types, stage.sides)
 }
 
 // prepare rewrites files for the target package. runs says whether a test of
@@ -475,16 +598,20 @@ func prepare(fset *token.FileSet, files []*cgFile, to target, runs func(file, na
 	if err := checkRenames(all, to); err != nil {
 		return nil, err
 	}
+	if err := checkTypesAndSides(fset, all, to); err != nil {
+		return nil, err
+	}
 	if err := checkImports(files, to); err != nil {
 		return nil, err
 	}
 	markLive(all)
 	for _, f := range files {
-		src, err := rewrite(fset, f, perFile[f], to, pkgNames)
+		src, changed, err := rewrite(fset, f, perFile[f], to, pkgNames)
 		if err != nil {
 			return nil, err
 		}
 		p.files[f.rel] = src
+		p.changed = append(p.changed, changed...)
 		for _, u := range perFile[f] {
 			if !u.live {
 				name := strings.Join(u.names, ",")

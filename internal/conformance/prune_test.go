@@ -435,3 +435,108 @@ func TestSelectedBy(t *testing.T) {
 		}
 	}
 }
+
+func TestSelectedCase(t *testing.T) {
+	for _, c := range []struct {
+		run, test, sub string
+		want           bool
+	}{
+		{"", "TestA", "a case", true},
+		{"TestA", "TestA", "a case", true},
+		{"TestA/a_case", "TestA", "a case", true},
+		{"TestA/other", "TestA", "a case", false},
+		{"TestA/other", "TestA", "", true}, // go test runs TestA to look for the case
+		{"TestB/a_case", "TestA", "a case", false},
+		{"TestW/the_old_LIST/WATCH", "TestW", "the old LIST/WATCH way", true},
+		{"TestW/the_old_LIST/STREAM", "TestW", "the old LIST/WATCH way", false},
+		{"TestW/x/y/z", "TestW", "x", true},
+	} {
+		if got := selectedCase(c.run, c.test, c.sub); got != c.want {
+			t.Errorf("selectedCase(%q, %q, %q) = %v, want %v", c.run, c.test, c.sub, got, c.want)
+		}
+	}
+}
+
+// A type rename (types) renames every identifier naming the type and
+// nothing else: not a field of that name, not a name after a dot. A side
+// rewrite (sides) rewrites the expression where it is a whole side of an
+// assignment statement, and leaves the same text alone in a condition, a
+// call's argument or a larger expression: a test's checks are never
+// rewritten. Every change is listed, and every line keeps its number.
+func TestPrepareRenamesTypesAndRewritesSides(t *testing.T) {
+	const src = `package cache
+
+type wrapper struct {
+	*ListWatch
+}
+
+func wrap(lw *ListWatch) wrapper { return wrapper{lw} }
+
+func TestUpdate(t *testing.T) {
+	_ = wrap(&ListWatch{WatchFunc: nil})
+	_ = x.ListWatch
+	_ = keyed{ListWatch: nil}
+	i.processor.clock = clock
+	gl := i.processor.getListener
+	if i.processor.clock != clock {
+		t.Errorf("clock %v", i.processor.clock)
+	}
+	f(i.processor.clock)
+	switch {
+	case true:
+		i.processor.clock = nil
+	}
+	_ = gl
+}
+`
+	to := target{pkg: "informer", importPath: "informer-from-scratch/06-sharedinformer",
+		types: map[string]string{"ListWatch": "lwDeprecated"},
+		sides: map[string]string{"i.processor.clock": "*clockOf(i)", "i.processor.getListener": "getListenerOf(i)"}}
+	fset := token.NewFileSet()
+	f, err := parseFile(fset, "tools/cache/x_test.go", []byte(src), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := prepare(fset, []*cgFile{f}, to, func(string, string) bool { return true }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.NewReplacer(
+		"package cache", "package informer",
+		"*ListWatch\n", "*lwDeprecated\n",
+		"lw *ListWatch)", "lw *lwDeprecated)",
+		"&ListWatch{", "&lwDeprecated{",
+		"\ti.processor.clock = clock", "\t*clockOf(i) = clock",
+		"gl := i.processor.getListener", "gl := getListenerOf(i)",
+		"\t\ti.processor.clock = nil", "\t\t*clockOf(i) = nil",
+	).Replace(src)
+	if diff := cmp.Diff(want, string(p.files["tools/cache/x_test.go"])); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	wantChanged := []string{
+		"tools/cache/x_test.go:4: ListWatch → lwDeprecated",
+		"tools/cache/x_test.go:7: ListWatch → lwDeprecated",
+		"tools/cache/x_test.go:10: ListWatch → lwDeprecated",
+		"tools/cache/x_test.go:13: i.processor.clock → *clockOf(i)",
+		"tools/cache/x_test.go:14: i.processor.getListener → getListenerOf(i)",
+		"tools/cache/x_test.go:21: i.processor.clock → *clockOf(i)",
+	}
+	if diff := cmp.Diff(wantChanged, p.changed); diff != "" {
+		t.Errorf("changes listed (-want +got):\n%s", diff)
+	}
+
+	// A rename or rewrite that means nothing is refused: it would hide a
+	// change in client-go's files.
+	for name, bad := range map[string]target{
+		"renames a type the files declare": {types: map[string]string{"wrapper": "w"}},
+		"renames a type nobody names":      {types: map[string]string{"Gone": "g"}},
+		"rewrites what the files lack":     {sides: map[string]string{"i.processor.gone": "y"}},
+		"rewrites what is only checked":    {sides: map[string]string{"f(i.processor.clock)": "y"}},
+	} {
+		bad.pkg = "informer"
+		f, _ := parseFile(fset, "tools/cache/x_test.go", []byte(src), true)
+		if _, err := prepare(fset, []*cgFile{f}, bad, func(string, string) bool { return true }, nil); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}

@@ -217,6 +217,15 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 	}
 
 	for _, b := range bs {
+		var fixtures []string // client-go's own non-test files, compiled into the tests
+		for _, rel := range b.support {
+			if !strings.HasSuffix(rel, "_test.go") {
+				fixtures = append(fixtures, rel)
+			}
+		}
+		if len(fixtures) > 0 {
+			fmt.Fprintf(w, "%s: client-go's %s compiled in as test fixtures, from the module cache (stages.go says why).\n", b.dir, strings.Join(fixtures, ", "))
+		}
 		if len(b.replaces) > 0 {
 			fmt.Fprintf(w, "%s: its adapter declares client-go's helpers %s itself (stages.go says why).\n", b.dir, strings.Join(b.replaces, ", "))
 		}
@@ -226,6 +235,9 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 				calls = append(calls, old+" → "+b.renames[old])
 			}
 			fmt.Fprintf(w, "%s: calls renamed to the adapter's wrappers: %s (stages.go says why).\n", b.dir, strings.Join(calls, ", "))
+		}
+		if len(b.prepared.changed) > 0 {
+			fmt.Fprintf(w, "%s: rewritten to reach the adapter (stages.go says why), and nothing else:\n  %s\n", b.dir, strings.Join(b.prepared.changed, "\n  "))
 		}
 		if len(b.imports) > 0 {
 			fmt.Fprintf(w, "%s: imports of %s point at our package, where the adapter declares their names (stages.go says why).\n", b.dir, strings.Join(b.imports, ", "))
@@ -313,11 +325,41 @@ func report(w io.Writer, o options, root string, bs []*built, pending []stage, e
 	return anyFailed
 }
 
-// selectedBy reports whether go test -run run runs the top-level test name:
-// the expression's first level matches it (go test splits the expression at
-// each slash outside brackets and parentheses). An empty run selects all.
-func selectedBy(run, name string) bool {
-	depth, escaped := 0, false
+// selectedBy reports whether go test -run run runs the top-level test name.
+// An empty run selects all.
+func selectedBy(run, name string) bool { return selectedCase(run, name, "") }
+
+// selectedCase reports whether go test -run run reaches case sub of test
+// (sub "" for the test itself), as the testing package decides it: the
+// expression is split at each slash outside brackets and parentheses, and
+// each level must match the name's level at the same depth. A name with
+// fewer levels than the expression is reached (go test runs it to look for
+// the rest); a bad expression selects all (go test reports it itself).
+func selectedCase(run, test, sub string) bool {
+	names := []string{test}
+	if sub != "" {
+		names = append(names, strings.Split(runName(sub), "/")...)
+	}
+	for i, level := range runLevels(run) {
+		if i == len(names) {
+			break
+		}
+		re, err := regexp.Compile(level)
+		if err != nil {
+			return true
+		}
+		if !re.MatchString(names[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// runLevels splits a -run expression into its levels, as the testing package
+// does: at each slash outside brackets and parentheses.
+func runLevels(run string) []string {
+	var levels []string
+	depth, escaped, from := 0, false, 0
 	for i, c := range run {
 		switch {
 		case escaped:
@@ -329,11 +371,11 @@ func selectedBy(run, name string) bool {
 		case c == ']' || c == ')':
 			depth--
 		case c == '/' && depth == 0:
-			return selectedBy(run[:i], name)
+			levels = append(levels, run[from:i])
+			from = i + 1
 		}
 	}
-	re, err := regexp.Compile(run)
-	return err != nil || re.MatchString(name) // go test reports a bad expression itself
+	return append(levels, run[from:])
 }
 
 func orNone(s string) string {

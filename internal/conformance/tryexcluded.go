@@ -97,26 +97,7 @@ func (st *stageTry) tryExcluded(ctx context.Context, w io.Writer, bs []*built) (
 // many of them as compile, and runs each of those on its own.
 func (st *stageTry) tryStage(ctx context.Context, b *built) ([]tried, error) {
 	var results []tried
-	// Every excluded test and case of the files this stage runs.
-	var xs []*exclusion
-	for _, file := range b.tests {
-		for _, t := range b.prepared.tests[file] {
-			if !b.runsHere(t) {
-				continue
-			}
-			if x := b.excluded(st.ex, file, t); x != nil {
-				xs = append(xs, x)
-			}
-			xs = append(xs, st.ex.subtests[file][t]...)
-		}
-	}
-	if st.o.run != "" {
-		re, err := regexp.Compile(st.o.run)
-		if err != nil {
-			return nil, err
-		}
-		xs = slicesFilter(xs, func(x *exclusion) bool { return re.MatchString(x.test) })
-	}
+	xs := b.excludedToTry(st.ex, st.o.run)
 	if len(xs) == 0 {
 		return nil, nil
 	}
@@ -146,7 +127,7 @@ func (st *stageTry) tryStage(ctx context.Context, b *built) ([]tried, error) {
 	key := func(file, test string) string { return file + " " + test }
 	binary := filepath.Join(st.tmp, strings.ReplaceAll(b.dir, "/", "_")+".excluded.test")
 	for attempt := 0; ; attempt++ {
-		runs := func(file, name string) bool { return b.runsHere(name) && broken[key(file, name)] == "" }
+		runs := b.triedBuild(st.ex, xs, func(file, name string) bool { return broken[key(file, name)] != "" })
 		p, err := prepare(st.fset, b.files, b.target(), runs, st.pkgNames)
 		if err != nil {
 			return nil, err
@@ -208,6 +189,46 @@ func (st *stageTry) tryStage(ctx context.Context, b *built) ([]tried, error) {
 	return results, nil
 }
 
+// excludedToTry is every excluded test and case of the files the stage runs
+// that go test -run run would reach (all of them when run is empty).
+func (b *built) excludedToTry(ex *exclusions, run string) []*exclusion {
+	var xs []*exclusion
+	for _, file := range b.tests {
+		for _, t := range b.prepared.tests[file] {
+			if !b.runsHere(t) {
+				continue
+			}
+			if x := b.excluded(ex, file, t); x != nil && selectedCase(run, t, "") {
+				xs = append(xs, x)
+			}
+			for _, x := range ex.subtests[file][t] {
+				if selectedCase(run, t, x.subtest) {
+					xs = append(xs, x)
+				}
+			}
+		}
+	}
+	return xs
+}
+
+// triedBuild says which tests the binary of -excluded compiles: those that
+// run anyway and the excluded ones to try (xs), less those broken keeps out
+// because they do not compile. An excluded test that -run left out stays
+// out, as in the ordinary run: compiled in, an error of its own could only be
+// blamed on a test nobody asked to try, and would stop the rest.
+func (b *built) triedBuild(ex *exclusions, xs []*exclusion, broken func(file, name string) bool) func(file, name string) bool {
+	try := map[[2]string]bool{}
+	for _, x := range xs {
+		try[[2]string{x.file, x.test}] = true
+	}
+	return func(file, name string) bool {
+		if !b.runsHere(name) || broken(file, name) {
+			return false
+		}
+		return b.excluded(ex, file, name) == nil || try[[2]string{file, name}]
+	}
+}
+
 // runOne runs one excluded test, benchmark or case in the test binary, in
 // the package's directory as go test would, and says how it ended.
 func (st *stageTry) runOne(ctx context.Context, binary, dir string, x *exclusion) (string, string) {
@@ -241,11 +262,14 @@ func (st *stageTry) runOne(ctx context.Context, binary, dir string, x *exclusion
 	took := time.Since(start).Round(100 * time.Millisecond)
 	switch {
 	case strings.Contains(text, "--- FAIL: "+name+" "):
+		if p := panicLine(text); p != "" {
+			return "fails", strings.TrimPrefix(p, ", ") + "\n" + lastLines(text, 6)
+		}
 		return "fails", lastLines(text, 6)
 	case ctx.Err() == nil && runCtx.Err() != nil:
 		return "fails", fmt.Sprintf("still running after %s: stopped\n%s", limit, lastLines(text, 6))
 	case err != nil:
-		return "fails", fmt.Sprintf("after %s: %v\n%s", took, err, lastLines(text, 6))
+		return "fails", fmt.Sprintf("after %s: %v%s\n%s", took, err, panicLine(text), lastLines(text, 6))
 	case strings.Contains(text, "--- SKIP: "+name+" "):
 		return "skips itself", ""
 	case strings.Contains(text, "--- PASS: "+name+" "):
@@ -311,20 +335,22 @@ func unitAt(fset *token.FileSet, us []*unit, line int) *unit {
 // matter here (reach is given its roots).
 func unitsOf(f *cgFile) []*unit { return units(f, func(string) bool { return false }) }
 
+// panicLine is ", panic: …" when the output holds a panic (or a test
+// binary's timeout, which panics): the line that says why, which the end of
+// the output (a goroutine's stack) does not.
+func panicLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "panic: ") {
+			return ", " + l
+		}
+	}
+	return ""
+}
+
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
-}
-
-func slicesFilter[T any](s []T, keep func(T) bool) []T {
-	var out []T
-	for _, v := range s {
-		if keep(v) {
-			out = append(out, v)
-		}
-	}
-	return out
 }

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -136,5 +138,105 @@ because they are for stage 07's entry (07-factory), whose adapter is not written
 	notices, err = checkReasons(root, ex)
 	if err != nil || len(notices) != 1 || !strings.Contains(notices[0], "exclusions.txt:2 says 08-workqueue-controller's adapter is not written yet, but it is") {
 		t.Errorf("an adapter that was written since: notices %q, error %v", notices, err)
+	}
+}
+
+// -excluded -run X tries the excluded tests -run selects, and only them: an
+// excluded test it leaves out stays out of the build, so one that does not
+// compile (TestC here) cannot stop the others from being tried. This builds
+// and runs a stage of a throwaway module, as make conformance does.
+func TestTryExcludedRunSelects(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod":                             "module informer-from-scratch\n\ngo 1.22\n",
+		"01-x/x.go":                          "package x\n\nfunc Answer() int { return 42 }\n",
+		"internal/conformance/adapters/x.go": "//go:build conformance\n\npackage x\n",
+	} {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const file = "tools/cache/x_test.go"
+	const src = `package cache
+
+import "testing"
+
+func TestA(t *testing.T) { _ = Answer() }
+
+func TestB(t *testing.T) {
+	t.Run("right", func(t *testing.T) {
+		if Answer() != 42 {
+			t.Fatal("wrong")
+		}
+	})
+	t.Run("wrong", func(t *testing.T) {
+		if Answer() != 43 {
+			t.Fatal("wrong")
+		}
+	})
+}
+
+func TestC(t *testing.T) { Missing() }
+`
+	ex, err := readExclusions(writeExclusions(t, "file "+file+"\nexclude TestC\nbecause it does not build.\n"+
+		"subtest TestB right\nsubtest TestB wrong\nbecause they are cases.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	f, err := parseFile(fset, file, []byte(src), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &built{stage: stage{dir: "01-x", pkg: "x", adapter: "x.go", tests: []string{file}}, files: []*cgFile{f},
+		prepared: &prepared{tests: map[string][]string{file: {"TestA", "TestB", "TestC"}}}}
+	tmp := t.TempDir()
+	modfile := filepath.Join(tmp, "go.mod")
+	if err := os.WriteFile(modfile, []byte("module informer-from-scratch\n\ngo 1.22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOFLAGS", "")
+	t.Setenv("GOWORK", "off")
+	for _, c := range []struct {
+		run  string
+		want []string
+	}{
+		{"", []string{"TestB/right passes", "TestB/wrong fails", "TestC does not build"}},
+		{"TestB", []string{"TestB/right passes", "TestB/wrong fails"}},
+		{"TestB/right", []string{"TestB/right passes"}},
+		{"TestC", []string{"TestC does not build"}},
+		{"TestA", nil},
+	} {
+		st := &stageTry{root: root, tmp: tmp, modfile: modfile, fset: fset, pkgNames: map[string]string{"testing": "testing"},
+			ex: ex, o: options{run: c.run, excludedTimeout: time.Minute}}
+		ts, err := st.tryStage(context.Background(), b)
+		if err != nil {
+			t.Errorf("-excluded -run %q: %v", c.run, err)
+			continue
+		}
+		var got []string
+		for _, x := range ts {
+			name := x.x.test
+			if x.x.subtest != "" {
+				name += "/" + x.x.subtest
+			}
+			got = append(got, name+" "+x.result)
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("-excluded -run %q tried (-want +got):\n%s", c.run, diff)
+		}
+	}
+}
+
+func TestPanicLineSaysWhy(t *testing.T) {
+	out := "=== RUN   TestX\npanic: conformance: no AsyncTracker [recovered]\n\tpanic: again\n\ngoroutine 7 [running]:\n"
+	if got, want := panicLine(out), ", panic: conformance: no AsyncTracker [recovered]"; got != want {
+		t.Errorf("panicLine = %q, want %q", got, want)
+	}
+	if got := panicLine("--- FAIL: TestX (0.00s)\n"); got != "" {
+		t.Errorf("panicLine of a failure without a panic = %q, want nothing", got)
 	}
 }

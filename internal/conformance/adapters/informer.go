@@ -22,7 +22,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgocache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
 
+	listwatch "informer-from-scratch/01-listwatch"
 	deltafifo "informer-from-scratch/03-deltafifo"
 	indexer "informer-from-scratch/04-indexer"
 )
@@ -130,6 +132,38 @@ func eventHandlerCount(i SharedInformer) int {
 func isRegistered(i SharedInformer, h ResourceEventHandlerRegistration) bool {
 	s := i.(*sharedIndexInformer)
 	return s.processor.ConformanceGetListener(h) != nil
+}
+
+// listWatchWithDeprecatedFuncs is client-go's ListWatch with the deprecated
+// context-less ListFunc and WatchFunc, which TestUpdate fills in and stage
+// 01's ListWatch (ListWatch here, by alias) leaves out: stage 01's
+// ListWatch under the hood (listwatch_deprecated.go). stages.go points the
+// tests' ListWatch type at it (types).
+type listWatchWithDeprecatedFuncs = listwatch.ConformanceListWatch
+
+// processorClock and processorGetListener reach what client-go's
+// TestResyncCheckPeriod and TestSharedInformerWatchDisruption reach in the
+// processor, which is stage 05's here, through informer_processor.go's
+// accessors. stages.go points the tests' informer.processor.clock (which
+// they set) at *processorClock(informer), and informer.processor.getListener
+// (a function they then call for a listener's resyncPeriod) at
+// processorGetListener(informer), in those two assignments and nowhere else.
+func processorClock(s *sharedIndexInformer) *clock.PassiveClock {
+	return s.processor.ConformanceClock()
+}
+
+// listenerResync is the one field of client-go's processorListener that
+// TestResyncCheckPeriod reads, read when the test asks for it.
+type listenerResync struct{ resyncPeriod time.Duration }
+
+func processorGetListener(s *sharedIndexInformer) func(ResourceEventHandlerRegistration) *listenerResync {
+	return func(h ResourceEventHandlerRegistration) *listenerResync {
+		l := s.processor.ConformanceGetListener(h)
+		if l == nil {
+			return nil // as client-go's getListener: the test then fails on it
+		}
+		return &listenerResync{resyncPeriod: l.ConformanceResyncPeriod()}
+	}
 }
 
 // sharedProcessorRunHook is client-go's seam in sharedProcessor.run, which

@@ -8,6 +8,20 @@
 // In client-go the reflector, the ListWatch, the stores and the key functions
 // share one package; here they are stages 01-04, so most of this file points
 // client-go's names at the stage that has them.
+//
+// The plain FIFO is the one name here that no stage has: stage 03 leaves it
+// out (03-deltafifo/doc.go), as no informer uses it. Seven of the reflector
+// tests (TestReflectorListAndWatch, the 429 and 500 retries, the connection
+// backoff, the relist) hand the reflector a FIFO only to collect what it
+// stored, and read it back with Pop and List. For them the runner compiles
+// client-go's own fifo.go into this package, read from the module cache at
+// run time like the tests themselves (stages.go lists it as support; nothing
+// of it is in this repository): a test fixture, as fake_custom_store.go is,
+// not a layer we teach. It cannot be an alias of client-go's cache.FIFO:
+// the tests call List on it, a method fifo_test.go declares on the FIFO of
+// its own package, reading the FIFO's unexported fields. fifo.go needs two
+// names of stage 03, KeyError and DoneChecker, aliased below; every other
+// name it uses (ReflectorStore, KeyFunc) is already the reflector's.
 
 package reflector
 
@@ -16,8 +30,6 @@ import (
 	"reflect"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/utils/clock"
@@ -36,6 +48,9 @@ type (
 	KeyListerGetter  = deltafifo.KeyListerGetter
 	Delta            = deltafifo.Delta
 	DeltaFIFOOptions = deltafifo.DeltaFIFOOptions
+	// For client-go's fifo.go, the tests' fixture (see above).
+	KeyError    = deltafifo.KeyError
+	DoneChecker = deltafifo.DoneChecker
 )
 
 const Deleted = deltafifo.Deleted
@@ -76,46 +91,9 @@ func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
 }
 
 // ListWatch is client-go's ListWatch with its deprecated context-less
-// fields, which stage 01's leaves out (01-listwatch/doc.go). It hands each
-// call to a stage 01 ListWatch, calling ListFunc or WatchFunc when the context
-// form is not set, as client-go's does.
-type ListWatch struct {
-	ListFunc             func(options metav1.ListOptions) (runtime.Object, error)
-	WatchFunc            func(options metav1.ListOptions) (watch.Interface, error)
-	ListWithContextFunc  listwatch.ListWithContextFunc
-	WatchFuncWithContext listwatch.WatchFuncWithContext
-}
-
-func (lw *ListWatch) ours() *listwatch.ListWatch {
-	ours := &listwatch.ListWatch{ListWithContextFunc: lw.ListWithContextFunc, WatchFuncWithContext: lw.WatchFuncWithContext}
-	if ours.ListWithContextFunc == nil && lw.ListFunc != nil {
-		ours.ListWithContextFunc = func(_ context.Context, options metav1.ListOptions) (runtime.Object, error) {
-			return lw.ListFunc(options)
-		}
-	}
-	if ours.WatchFuncWithContext == nil && lw.WatchFunc != nil {
-		ours.WatchFuncWithContext = func(_ context.Context, options metav1.ListOptions) (watch.Interface, error) {
-			return lw.WatchFunc(options)
-		}
-	}
-	return ours
-}
-
-func (lw *ListWatch) List(options metav1.ListOptions) (runtime.Object, error) {
-	return lw.ours().List(options)
-}
-
-func (lw *ListWatch) Watch(options metav1.ListOptions) (watch.Interface, error) {
-	return lw.ours().Watch(options)
-}
-
-func (lw *ListWatch) ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
-	return lw.ours().ListWithContext(ctx, options)
-}
-
-func (lw *ListWatch) WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
-	return lw.ours().WatchWithContext(ctx, options)
-}
+// fields, which stage 01's leaves out (01-listwatch/doc.go):
+// listwatch_deprecated.go, which the runner adds to stage 01's package.
+type ListWatch = listwatch.ConformanceListWatch
 
 // handleWatch and handleListWatch are client-go's free functions; ours are
 // methods reading the same values from the reflector, so each call builds a
