@@ -61,6 +61,8 @@ func (r *RingGrowing[T]) WriteOne(data T) {
 }
 
 // grow doubles the storage and unwraps the elements to start at index 0.
+//
+//lab:05
 func (r *RingGrowing[T]) grow() {
 	newN := r.n * 2
 	if newN == 0 {
