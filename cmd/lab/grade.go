@@ -31,6 +31,8 @@ type result struct {
 	name   string
 	failed bool
 	passed bool
+	// hung: still running when go test's timeout fired (counted as failed).
+	hung   bool
 	output []string
 }
 
@@ -104,10 +106,12 @@ func parseEvents(r io.Reader, l *Lab) *grade {
 			g.buildError = append(g.buildError, strings.TrimRight(e.Output, "\n"))
 			continue
 		}
+		// The timeout's panic comes as the output of the test that was
+		// running, or of none.
+		if e.Action == "output" && strings.Contains(e.Output, "panic: test timed out") {
+			g.timedOut = true
+		}
 		if e.Test == "" {
-			if e.Action == "output" && strings.Contains(e.Output, "panic: test timed out") {
-				g.timedOut = true
-			}
 			if e.Action == "output" && (strings.Contains(e.Output, "[build failed]") || strings.HasPrefix(e.Output, "# ")) && len(g.order) == 0 {
 				g.buildError = append(g.buildError, strings.TrimRight(e.Output, "\n"))
 			}
@@ -134,6 +138,14 @@ func parseEvents(r io.Reader, l *Lab) *grade {
 				continue
 			}
 			r.output = append(r.output, line)
+		}
+	}
+	if g.timedOut {
+		// The tests that started and never ended are the ones that hung.
+		for _, r := range g.tests {
+			if !r.passed && !r.failed {
+				r.failed, r.hung = true, true
+			}
 		}
 	}
 	return g
@@ -178,22 +190,21 @@ func (g *grade) report(w io.Writer, l *Lab, m messages) {
 			fmt.Fprintf(w, "  ✗ %s: %s\n", top, fmt.Sprintf(m.casesFail, len(subs), g.subtestCount(top)))
 		}
 		for _, s := range subs {
+			if s.name != top {
+				fmt.Fprintf(w, "      ✗ %s%s\n", caseName(s.name), hungNote(s, m))
+			} else if s.hung {
+				fmt.Fprintf(w, "      %s\n", m.hung)
+			}
 			if shown >= fullFailures {
-				fmt.Fprintf(w, "      ✗ %s\n", caseName(s.name))
 				continue
 			}
 			shown++
-			if s.name != top {
-				fmt.Fprintf(w, "      ✗ %s\n", caseName(s.name))
-			}
-			lines := trimOutput(s.output)
-			for i, line := range lines {
-				if i == linesAFailure {
-					fmt.Fprintf(w, "          … %s\n", fmt.Sprintf(m.moreLines, len(lines)-linesAFailure))
-					break
-				}
-				fmt.Fprintln(w, "        "+line)
-			}
+			printLines(w, condensePanic(trimOutput(s.output), l.Stage), m)
+		}
+		if subs[0] != r {
+			// A panic in a subtest (a deadlock under synctest) is printed
+			// after the subtest's failure, as the output of the test around it.
+			printLines(w, condensePanic(panicPart(r.output), l.Stage), m)
 		}
 	}
 	fmt.Fprintln(w)
@@ -205,6 +216,23 @@ func (g *grade) report(w io.Writer, l *Lab, m messages) {
 		return
 	}
 	fmt.Fprintf(w, m.notYet+"\n", failedTop, len(l.Tests), l.N)
+}
+
+func printLines(w io.Writer, lines []string, m messages) {
+	for i, line := range lines {
+		if i == linesAFailure {
+			fmt.Fprintf(w, "          … %s\n", fmt.Sprintf(m.moreLines, len(lines)-linesAFailure))
+			break
+		}
+		fmt.Fprintln(w, "        "+line)
+	}
+}
+
+func hungNote(r *result, m messages) string {
+	if r.hung {
+		return ": " + m.hung
+	}
+	return ""
 }
 
 // failedSubtests are the deepest failed subtests under top, in run order.
