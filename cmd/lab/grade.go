@@ -199,7 +199,7 @@ func (g *grade) report(w io.Writer, l *Lab, m messages) {
 				continue
 			}
 			shown++
-			printLines(w, condensePanic(trimOutput(s.output), l.Stage), m)
+			printLines(w, condensePanic(condenseLogs(trimOutput(s.output), m), l.Stage), m)
 		}
 		if subs[0] != r {
 			// A panic in a subtest (a deadlock under synctest) is printed
@@ -257,10 +257,23 @@ func (g *grade) failedSubtests(top string) []*result {
 	return out
 }
 
+// subtestCount is how many cases top has: its subtests without subtests of
+// their own, as failedSubtests counts them (a name with a slash,
+// "initial=0/pWrite=0.5", is a subtest in a subtest).
 func (g *grade) subtestCount(top string) int {
 	n := 0
 	for _, name := range g.order {
-		if strings.HasPrefix(name, top+"/") && !strings.Contains(strings.TrimPrefix(name, top+"/"), "/") {
+		if !strings.HasPrefix(name, top+"/") {
+			continue
+		}
+		leaf := true
+		for _, other := range g.order {
+			if strings.HasPrefix(other, name+"/") {
+				leaf = false
+				break
+			}
+		}
+		if leaf {
 			n++
 		}
 	}

@@ -1,12 +1,21 @@
 package main
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 )
 
-// A learner's concurrent code that is not done yet rarely fails with a
-// diff: it deadlocks (testing/synctest panics, "all goroutines in bubble are
+// What a failing test prints is shown a few dozen lines at a time, so the
+// lines that say the least are condensed first.
+//
+// Log lines: a wrong answer that loops (a listener offering its handler nil
+// for ever) logs the same error thousands of times, and the diff that says
+// what went wrong comes after them. A log line that repeats an earlier one,
+// timestamp aside, is left out, and one line says how many were.
+//
+// Goroutine dumps: a learner's concurrent code that is not done yet rarely
+// fails with a diff: it deadlocks (testing/synctest panics, "all goroutines in bubble are
 // blocked") or hangs until go test's timeout panics. Either way go test
 // prints a goroutine dump of a few hundred lines, almost all of it the
 // testing package's, and the first lines a check shows are the least useful
@@ -20,9 +29,40 @@ var (
 	goroutineHeader = regexp.MustCompile(`^goroutine \d+ \[([^\]]*)\]:$`)
 	callArgs        = regexp.MustCompile(`\([^()]*\)$`)
 	framePosition   = regexp.MustCompile(`^\s+(\S+\.go:\d+)`)
+	// klogHeader is the start of a klog line: severity, date, time, thread.
+	klogHeader = regexp.MustCompile(`^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ `)
 	// stateNoise is what a goroutine's state says beyond the wait itself.
 	stateNoise = regexp.MustCompile(`, (synctest bubble \d+|\d+ minutes)`)
 )
+
+// condenseLogs returns lines without the log lines that repeat an earlier
+// one (timestamps aside), with a note where the first was left out.
+func condenseLogs(lines []string, m messages) []string {
+	seen := map[string]bool{}
+	var out []string
+	note, dropped := -1, 0
+	for _, l := range lines {
+		if !klogHeader.MatchString(l) {
+			out = append(out, l)
+			continue
+		}
+		key := klogHeader.ReplaceAllString(l, "")
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, l)
+			continue
+		}
+		if dropped == 0 {
+			note = len(out)
+			out = append(out, "")
+		}
+		dropped++
+	}
+	if dropped > 0 {
+		out[note] = fmt.Sprintf(m.repeatedLogs, dropped)
+	}
+	return out
+}
 
 // condensePanic returns lines with a goroutine dump (from a line starting
 // "panic: " on) replaced by the panic's message and the goroutines that
@@ -63,7 +103,10 @@ func condensePanic(lines []string, stage string) []string {
 				continue
 			}
 			call := callArgs.ReplaceAllString(strings.TrimSpace(lines[j]), "")
+			// "informer-from-scratch/05-processor.(*ProcessorListener).Add":
+			// the file already names the package.
 			call = call[strings.LastIndex(call, "/")+1:]
+			call = call[strings.Index(call, ".")+1:]
 			where = append(where, "  "+stateNoise.ReplaceAllString(m[1], "")+": "+call+" at "+file)
 			break
 		}
