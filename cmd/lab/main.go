@@ -217,7 +217,8 @@ func nextHint(w io.Writer, root string, l *Lab, language string, m messages) err
 	}
 	i := min(st.Hints, len(hints)-1)
 	h := hints[i]
-	fmt.Fprintf(w, m.hintHeader+"\n\n%s\n\n%s\n", i+1, len(hints), l.N, h.Title, h.Body)
+	// By index: a header may take its three numbers in any order.
+	fmt.Fprintf(w, m.hintHeader+"\n\n%[4]s\n\n%[5]s\n", i+1, len(hints), l.N, h.Title, h.Body)
 	if i == len(hints)-1 {
 		fmt.Fprintf(w, "\n"+m.noMoreHints+"\n", l.N)
 	}

@@ -69,7 +69,7 @@ var chinese = messages{
 	notStarted:       "实验 %02d 还没开始：先运行 make lab-start %d。",
 	restored:         "实验 %02d 结束：参考实现已经放回 %s。\n你的代码保存在 %s。",
 	nothingToRestore: "实验 %02d 没有开始，参考实现本来就在。",
-	hintHeader:       "实验 %[3]02d 的第 %[1]d / %[2]d 条提示",
+	hintHeader:       "实验 %02[3]d 的第 %[1]d / %[2]d 条提示",
 	noMoreHints:      "这是最后一条提示了。参考实现只差一条命令：make lab-solution %d（会先保存你的代码）。",
 	noHints:          "章节 %s 里没有这个实验的提示。",
 	gradingSolution:  "（实验 %02d 没有开始，所以这里评的是现有的参考实现。）",
