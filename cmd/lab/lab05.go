@@ -22,7 +22,8 @@ var lab05 = &Lab{
 			"one). While p.unbuffered and one is in hand, do not receive. Keep " +
 			"p.pendingNotificationsLength and p.pendingNotificationsCap in step with the ring. " +
 			"When addCh is closed, return: deferred, close p.done and p.nextCh, and " +
-			"utilruntime.HandleCrash().",
+			"utilruntime.HandleCrash() (the skeleton dropped its import: utilruntime " +
+			"\"k8s.io/apimachinery/pkg/util/runtime\").",
 		"ProcessorListener.run": "call p.deliver for each notification received from " +
 			"p.nextCh, in order, until it is closed; then close p.runFinished. After a call " +
 			"for which deliver reported crashed, sleep a second before the next one.",
