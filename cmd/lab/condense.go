@@ -15,15 +15,14 @@ import (
 // timestamp aside, is left out, and one line says how many were.
 //
 // Goroutine dumps: a learner's concurrent code that is not done yet rarely
-// fails with a diff: it deadlocks (testing/synctest panics, "all goroutines in bubble are
-// blocked") or hangs until go test's timeout panics. Either way go test
-// prints a goroutine dump of a few hundred lines, almost all of it the
-// testing package's, and the first lines a check shows are the least useful
-// ones. So a check condenses a dump to what the learner can act on: the
-// panic's message, and for each goroutine that stands in the stage's own
-// code, what it waits for and where ("chan send: ProcessorListener.Add at
-// 05-processor/listener.go:182"). The whole dump is one go test command
-// away; the check prints that command.
+// fails with a diff. It deadlocks (testing/synctest panics: "all goroutines
+// in bubble are blocked") or hangs until go test's timeout panics, and
+// either way go test prints a goroutine dump of a few hundred lines, almost
+// all of it the testing package's. So a check condenses a dump to what the
+// learner can act on: the panic's message, and for each goroutine that
+// stands in the stage's own code, what it waits for and where ("chan send
+// (durable): (*ProcessorListener).Add at 05-processor/listener.go:182"). The
+// whole dump is one go test command away; the check prints that command.
 
 var (
 	goroutineHeader = regexp.MustCompile(`^goroutine \d+ \[([^\]]*)\]:$`)
