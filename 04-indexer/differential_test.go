@@ -49,6 +49,8 @@ func run(t *testing.T, c chooser, steps int) {
 				t.Fatalf("%s: client-go panicked with %q; ours returned %q, want the same failure as an error", context, wantErr, gotErr)
 			}
 			theirs = replay(t, applied)
+			// What follows compares ours with client-go before the write.
+			context += fmt.Sprintf(", a write that fails (%s): ours must leave the store as it was", gotErr)
 		default:
 			applied = append(applied, o)
 			if wantErr != gotErr {

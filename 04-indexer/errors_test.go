@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -211,6 +212,43 @@ func TestNilIndexFuncIsRefused(t *testing.T) {
 	}
 	if len(ours.GetIndexers()) != 0 {
 		t.Errorf("the refused indexer was added anyway")
+	}
+}
+
+// A nil IndexFunc handed to NewIndexer (where nothing refuses it): client-go
+// calls it on the first write and panics; ours refuses every write with an
+// error that names the index, and stores nothing.
+func TestNilIndexFuncInTheIndexersIsAnErrorOnEveryWrite(t *testing.T) {
+	pod := testPod("ns", "a", "1", "node-1", nil)
+	theirs := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{"byNothing": nil})
+	if _, panicked := applyTheirs(theirs, op{kind: opAdd, obj: pod}); !panicked {
+		t.Errorf("client-go no longer panics on a write to an indexer with a nil IndexFunc: update this test and the chapter")
+	}
+	ours := indexer.NewIndexer(deltafifo.MetaNamespaceKeyFunc, indexer.Indexers{"byNothing": nil})
+	writes := []struct {
+		name  string
+		write func() error
+	}{
+		{"Add", func() error { return ours.Add(pod) }},
+		{"Update", func() error { return ours.Update(pod) }},
+		{"Replace", func() error { return ours.Replace([]interface{}{pod}, "2") }},
+	}
+	for _, w := range writes {
+		name, write := w.name, w.write
+		err, panicked := func() (err error, panicked any) {
+			defer func() { panicked = recover() }()
+			return write(), nil
+		}()
+		if panicked != nil {
+			t.Errorf("%s on an indexer with a nil IndexFunc panicked (%v), want an error naming the index", name, panicked)
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), `indexer "byNothing" has a nil IndexFunc`) {
+			t.Errorf("%s on an indexer with a nil IndexFunc returned %v, want an error naming the index", name, err)
+		}
+	}
+	if keys := ours.ListKeys(); len(keys) != 0 {
+		t.Errorf("the refused writes stored %v", keys)
 	}
 }
 

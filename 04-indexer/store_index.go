@@ -59,6 +59,8 @@ func errNoIndex(indexName string) error {
 
 // getKeysFromIndex returns the keys of the objects sharing at least one
 // indexed value with obj.
+//
+//lab:04
 func (i *storeIndex) getKeysFromIndex(indexName string, obj interface{}) (sets.Set[string], error) {
 	indexFunc := i.indexers[indexName]
 	if indexFunc == nil {
@@ -142,6 +144,8 @@ func (i *storeIndex) removeIndexers(names []string) {
 // computed again from the stored object, as client-go does: if someone
 // mutated that object, they are the wrong values and the key stays behind in
 // its old bucket.
+//
+//lab:04
 func (i *storeIndex) updateSingleIndex(name string, oldObj, newObj interface{}, key string) error {
 	indexFunc := i.indexers[name]
 	if indexFunc == nil {
@@ -216,15 +220,19 @@ func addKeyToIndex(key, indexValue string, idx index) {
 	set.Insert(key)
 }
 
+// deleteKeyFromIndex takes key out of the bucket of indexValue, and drops the
+// bucket if that left it empty: with short-lived objects and a
+// high-cardinality index (a pod's UID, say), empty sets would otherwise pile
+// up forever (kubernetes/kubernetes#84959). A value without a bucket is left
+// alone.
+//
+//lab:04
 func deleteKeyFromIndex(key, indexValue string, idx index) {
 	set := idx[indexValue]
 	if set == nil {
 		return
 	}
 	set.Delete(key)
-	// An empty bucket is dropped: with short-lived objects and a
-	// high-cardinality index (a pod's UID, say), empty sets would otherwise
-	// pile up forever (kubernetes/kubernetes#84959).
 	if len(set) == 0 {
 		delete(idx, indexValue)
 	}

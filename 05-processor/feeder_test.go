@@ -25,18 +25,31 @@ type feeder struct {
 	p             *SharedProcessor
 	defaultResync time.Duration
 
-	startedLock sync.Mutex
+	startedLock bubbleMutex
 	started     bool
 	checkPeriod time.Duration
 
 	// blockDeltas serializes Distribute with the late-join replay, as in
 	// client-go.
-	blockDeltas sync.Mutex
+	blockDeltas bubbleMutex
 	store       map[string]*corev1.Pod
 	lastRV      int
 
 	synced *doneChan
 }
+
+// bubbleMutex is the feeder's mutex: a channel of one slot, because a
+// goroutine waiting on a channel in a testing/synctest bubble is durably
+// blocked and one waiting on a sync.Mutex is not. So when a listener stops
+// taking notifications (a pop that never receives: the lab's stub, or a bug)
+// and every goroutine ends up waiting, synctest reports the deadlock at once,
+// in the test that caused it, instead of go test's timeout firing a minute
+// later. Make it with newBubbleMutex inside the bubble.
+type bubbleMutex chan struct{}
+
+func newBubbleMutex() bubbleMutex { return make(bubbleMutex, 1) }
+func (m bubbleMutex) Lock()       { m <- struct{}{} }
+func (m bubbleMutex) Unlock()     { <-m }
 
 // doneChan is a DoneChecker over a channel.
 type doneChan struct {
@@ -54,6 +67,8 @@ func newFeeder(defaultResync time.Duration, opts ProcessorOptions) *feeder {
 		p:             NewSharedProcessor(clk, opts),
 		defaultResync: defaultResync,
 		checkPeriod:   defaultResync,
+		startedLock:   newBubbleMutex(),
+		blockDeltas:   newBubbleMutex(),
 		store:         map[string]*corev1.Pod{},
 		synced:        &doneChan{name: "feeder", ch: make(chan struct{})},
 	}

@@ -197,6 +197,8 @@ func (p *ProcessorListener) WithoutBuffer() { p.unbuffered = true }
 // pop pumps notifications from addCh to nextCh, parking them in the ring
 // while run is busy. It returns when addCh is closed, dropping whatever is
 // still buffered: a removed or stopped listener gets no more calls.
+//
+//lab:05
 func (p *ProcessorListener) pop() {
 	defer utilruntime.HandleCrash()
 	defer close(p.nextCh) // tells run to stop
@@ -243,6 +245,8 @@ func (p *ProcessorListener) pop() {
 // crash it survived (only when panics do not crash the process), run waits a
 // second before the next call, as client-go's wait.Until does before it
 // restarts its loop, so a handler that panics on everything does not spin.
+//
+//lab:05
 func (p *ProcessorListener) run() {
 	defer close(p.runFinished)
 	crashed := false

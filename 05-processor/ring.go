@@ -60,7 +60,10 @@ func (r *RingGrowing[T]) WriteOne(data T) {
 	r.readable++
 }
 
-// grow doubles the storage and unwraps the elements to start at index 0.
+// grow doubles the storage (a ring of capacity 0 grows to defaultRingSize)
+// and unwraps the elements to start at index 0.
+//
+//lab:05
 func (r *RingGrowing[T]) grow() {
 	newN := r.n * 2
 	if newN == 0 {

@@ -31,10 +31,9 @@ type result struct {
 	name   string
 	failed bool
 	passed bool
+	// hung: still running when go test's timeout fired (counted as failed).
+	hung   bool
 	output []string
-	// timedOut: the test was running when go test's timeout fired; the
-	// rest of its output is a goroutine dump, left out.
-	timedOut bool
 }
 
 // grade is a check's outcome.
@@ -107,10 +106,12 @@ func parseEvents(r io.Reader, l *Lab) *grade {
 			g.buildError = append(g.buildError, strings.TrimRight(e.Output, "\n"))
 			continue
 		}
+		// The timeout's panic comes as the output of the test that was
+		// running, or of none.
+		if e.Action == "output" && strings.Contains(e.Output, "panic: test timed out") {
+			g.timedOut = true
+		}
 		if e.Test == "" {
-			if e.Action == "output" && strings.Contains(e.Output, "panic: test timed out") {
-				g.timedOut = true
-			}
 			if e.Action == "output" && (strings.Contains(e.Output, "[build failed]") || strings.HasPrefix(e.Output, "# ")) && len(g.order) == 0 {
 				g.buildError = append(g.buildError, strings.TrimRight(e.Output, "\n"))
 			}
@@ -133,15 +134,17 @@ func parseEvents(r io.Reader, l *Lab) *grade {
 			r.failed = true
 		case "output":
 			line := strings.TrimRight(e.Output, "\n")
-			if r.timedOut || strings.HasPrefix(strings.TrimSpace(line), "=== ") || strings.HasPrefix(strings.TrimSpace(line), "--- ") {
+			if strings.HasPrefix(strings.TrimSpace(line), "=== ") || strings.HasPrefix(strings.TrimSpace(line), "--- ") {
 				continue
 			}
 			r.output = append(r.output, line)
-			// go test -json puts the timeout's panic in the output of the
-			// test that was running.
-			// That test never reports its failure: count it failed here.
-			if strings.Contains(line, "panic: test timed out") {
-				r.timedOut, r.failed, g.timedOut = true, true, true
+		}
+	}
+	if g.timedOut {
+		// The tests that started and never ended are the ones that hung.
+		for _, r := range g.tests {
+			if !r.passed && !r.failed {
+				r.failed, r.hung = true, true
 			}
 		}
 	}
@@ -187,24 +190,21 @@ func (g *grade) report(w io.Writer, l *Lab, m messages) {
 			fmt.Fprintf(w, "  ✗ %s: %s\n", top, fmt.Sprintf(m.casesFail, len(subs), g.subtestCount(top)))
 		}
 		for _, s := range subs {
+			if s.name != top {
+				fmt.Fprintf(w, "      ✗ %s%s\n", caseName(s.name), hungNote(s, m))
+			} else if s.hung {
+				fmt.Fprintf(w, "      %s\n", m.hung)
+			}
 			if shown >= fullFailures {
-				if s.name != top { // a test without cases is named above
-					fmt.Fprintf(w, "      ✗ %s\n", caseName(s.name))
-				}
 				continue
 			}
 			shown++
-			if s.name != top {
-				fmt.Fprintf(w, "      ✗ %s\n", caseName(s.name))
-			}
-			lines := trimOutput(s.output)
-			for i, line := range lines {
-				if i == linesAFailure {
-					fmt.Fprintf(w, "          … %s\n", fmt.Sprintf(m.moreLines, len(lines)-linesAFailure))
-					break
-				}
-				fmt.Fprintln(w, "        "+line)
-			}
+			printLines(w, condensePanic(condenseLogs(trimOutput(s.output), m), l.Stage), m)
+		}
+		if subs[0] != r {
+			// A panic in a subtest (a deadlock under synctest) is printed
+			// after the subtest's failure, as the output of the test around it.
+			printLines(w, condensePanic(panicPart(r.output), l.Stage), m)
 		}
 	}
 	fmt.Fprintln(w)
@@ -216,6 +216,23 @@ func (g *grade) report(w io.Writer, l *Lab, m messages) {
 		return
 	}
 	fmt.Fprintf(w, m.notYet+"\n", failedTop, len(l.Tests), l.N)
+}
+
+func printLines(w io.Writer, lines []string, m messages) {
+	for i, line := range lines {
+		if i == linesAFailure {
+			fmt.Fprintf(w, "          … %s\n", fmt.Sprintf(m.moreLines, len(lines)-linesAFailure))
+			break
+		}
+		fmt.Fprintln(w, "        "+line)
+	}
+}
+
+func hungNote(r *result, m messages) string {
+	if r.hung {
+		return ": " + m.hung
+	}
+	return ""
 }
 
 // failedSubtests are the deepest failed subtests under top, in run order.
@@ -240,10 +257,23 @@ func (g *grade) failedSubtests(top string) []*result {
 	return out
 }
 
+// subtestCount is how many cases top has: its subtests without subtests of
+// their own, as failedSubtests counts them (a name with a slash,
+// "initial=0/pWrite=0.5", is a subtest in a subtest).
 func (g *grade) subtestCount(top string) int {
 	n := 0
 	for _, name := range g.order {
-		if strings.HasPrefix(name, top+"/") && !strings.Contains(strings.TrimPrefix(name, top+"/"), "/") {
+		if !strings.HasPrefix(name, top+"/") {
+			continue
+		}
+		leaf := true
+		for _, other := range g.order {
+			if strings.HasPrefix(other, name+"/") {
+				leaf = false
+				break
+			}
+		}
+		if leaf {
 			n++
 		}
 	}

@@ -6,7 +6,7 @@ import "informer-from-scratch/internal/lang"
 // graded tests' own output (Go, the scenario names, -client-go +ours) is
 // the same in both.
 type messages struct {
-	lab, doesNotCompile, didNotRun, casesFail, moreLines, timedOut, allPass, notYet string
+	lab, doesNotCompile, didNotRun, casesFail, moreLines, timedOut, hung, repeatedLogs, allPass, notYet string
 
 	started, alreadyStarted, dirty, notGit, notStarted, restored, nothingToRestore string
 	hintHeader, noMoreHints, noHints, gradingSolution                              string
@@ -20,6 +20,8 @@ var english = messages{
 	casesFail:      "%d of %d cases fail",
 	moreLines:      "%d more lines (run the go test command below to see all)",
 	timedOut:       "The tests timed out: a call that should return never did (a loop that never ends? a wait for something that never comes? a lock taken twice?).",
+	hung:           "still running when the check timed out (it hung here)",
+	repeatedLogs:   "… (%d more log lines that repeat the ones above, left out)",
 	allPass:        "All %d graded tests pass: lab %d is done. Compare with the solution: make lab-solution %d (your code is kept).",
 	notYet:         "Not yet: %d of %d graded tests fail. Fix the first failure above; stuck? make lab-hint %d.",
 
@@ -51,6 +53,8 @@ var chinese = messages{
 	casesFail:      "%d / %d 个用例失败",
 	moreLines:      "还有 %d 行（运行下面的 go test 命令看全部）",
 	timedOut:       "测试超时：某个本该返回的调用一直没有返回（循环停不下来？在等一个永远不会来的东西？同一把锁拿了两次？）。",
+	hung:           "检查超时的时候它还在跑（卡在了这里）",
+	repeatedLogs:   "……（另有 %d 行与上面重复的日志，已省略）",
 	allPass:        "%d 个评分测试全部通过：实验 %d 完成。和参考实现对照：make lab-solution %d（你的代码会先保存）。",
 	notYet:         "还没完成：%d / %d 个评分测试失败。先修上面第一个失败；卡住了就 make lab-hint %d。",
 
