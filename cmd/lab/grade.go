@@ -60,8 +60,8 @@ func (g *grade) passed(l *Lab) bool {
 // runChecks runs the graded tests in root, with an overlay file when given
 // (make test grades skeletons and wrong answers that way, without writing
 // them into the tree), and returns the outcome and go test's raw output.
-func runChecks(root string, l *Lab, overlay string) (*grade, string, error) {
-	args := []string{"test", "-count=1", "-json", "-timeout", l.Timeout, "-run", l.runPattern()}
+func runChecks(root string, l *Lab, overlay string, extra ...string) (*grade, string, error) {
+	args := append([]string{"test", "-count=1", "-json", "-timeout", l.Timeout, "-run", l.runPattern()}, extra...)
 	if overlay != "" {
 		args = append(args, "-overlay", overlay)
 	}

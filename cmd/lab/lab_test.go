@@ -47,6 +47,7 @@ func overlayFor(t *testing.T, v variant) string {
 func TestLabs(t *testing.T) {
 	for _, l := range labs {
 		t.Run(l.Stage, func(t *testing.T) {
+			t.Parallel()
 			skeleton, err := l.skeleton(root)
 			if err != nil {
 				t.Fatal(err)
@@ -78,7 +79,8 @@ func TestLabs(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				g, out, err := runChecks(root, l, overlayFor(t, wrong))
+				// -failfast: a wrong answer only has to fail once.
+				g, out, err := runChecks(root, l, overlayFor(t, wrong), "-failfast")
 				if err != nil {
 					t.Fatal(err)
 				}
