@@ -4,6 +4,10 @@
 // a real one by name), the stage's script, and a clean shutdown.
 //
 // Rules it enforces for every demo:
+//   - every flag is checked before anything starts (Options.CheckFlags): a
+//     value the demo cannot use, or a word that is not a flag, ends it at
+//     once with status 2, before a playground is built or started and
+//     before a real cluster is asked anything;
 //   - the script runs and the demo exits by itself with status 0; --wait keeps
 //     the cluster up afterwards for exploring;
 //   - Ctrl-C at any moment cancels the context, stops the playground (apiserver,
