@@ -138,7 +138,12 @@ test: playground-binaries
 	@echo "== mermaid: every diagram of the docs renders in headless Chromium, none wider than 4:1 (skipped without Node.js)"
 	@$(GO) run ./cmd/diagrams
 	@echo "== go test -race (includes the docs checks in internal/docscheck and the generated sequence diagrams)"
-	$(GO) test -race -timeout 30m ./...
+	@# cmd/testprogress runs go test -json and prints go test's lines, each
+	@# package as it ends, and after 15 s without a line, which packages are
+	@# still running and for how long. Built, not go run: go run would turn
+	@# go test's exit status into 1 and add a line of its own.
+	@mkdir -p .bin && $(GO) build -o .bin/testprogress ./cmd/testprogress
+	GO=$(GO) ./.bin/testprogress -race -timeout 30m ./...
 	@echo "== conformance: client-go's own tests against our stages"
 	@GO=$(GO) $(GO) run ./internal/conformance
 

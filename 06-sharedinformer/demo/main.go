@@ -44,6 +44,7 @@ var options = demo.Options{
 		fs.BoolVar(&chaosFlag, "chaos", false, "put a fault-injecting proxy before the informer, and end with a cut watch, a 410 Gone and an apiserver restart")
 		webFlags(fs)
 	},
+	CheckFlags: checkFlags, // flags.go: every value, before the playground starts
 }
 
 func main() {

@@ -7,7 +7,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"informer-from-scratch/internal/demo"
 	"informer-from-scratch/internal/demo/demotest"
 )
 
@@ -109,13 +108,6 @@ func TestChaosDemoShowsEachRecovery(t *testing.T) {
 			t.Fatalf("no row matching %q after the rows before it:\n%s", row, out)
 		}
 		rest = rest[loc[1]:]
-	}
-}
-
-func TestUnknownQueueIsRefused(t *testing.T) {
-	_, err := newScript(&demo.Env{}, "fifo")
-	if err == nil || !strings.Contains(err.Error(), "--queue=fifo: the queues are realfifo and deltafifo") {
-		t.Errorf("got %v", err)
 	}
 }
 

@@ -51,13 +51,9 @@ type script struct {
 
 func newScript(env *demo.Env, queue string) (*script, error) {
 	s := &script{env: env, tl: env.Timeline, trail: newTrail(env.Timeline, !env.Writes), audit: newView()}
-	switch queue {
-	case "realfifo":
-		s.queue = informer.QueueRealFIFO
-	case "deltafifo":
-		s.queue = informer.QueueDeltaFIFO
-	default:
-		return nil, fmt.Errorf("--queue=%s: the queues are realfifo and deltafifo", queue)
+	var err error
+	if s.queue, err = parseQueue(queue); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

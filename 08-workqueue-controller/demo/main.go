@@ -58,6 +58,7 @@ var options = demo.Options{
 		fs.BoolVar(&cleanupFlag, "cleanup", false, "on a real cluster: at the end, delete the demo's namespace (and the Foo CRD, if the demo created it and no Foo is left)")
 		webFlags(fs)
 	},
+	CheckFlags:          checkFlags, // flags.go: every value, before the playground starts
 	WritesOnRealCluster: true,
 }
 

@@ -175,24 +175,6 @@ func metric(t *testing.T, out, name string) int {
 	return n
 }
 
-// TestBadFlagsAreRefused: a number of workers or failures the controller
-// cannot use is an error that says which flag, not a panic or a hang.
-func TestBadFlagsAreRefused(t *testing.T) {
-	for _, args := range [][]string{{"--workers=0"}, {"--fail=-1"}, {"--fail=11"}, {"--break=nonsense"}, {"--break=owner-reference", "--fail=0"}} {
-		t.Run(args[0], func(t *testing.T) {
-			srv, _ := fakeAPIServer(t, nil)
-			path := demotest.Kubeconfig(t, srv.URL, "t")
-			var out, errOut bytes.Buffer
-			code := demo.Run(options, append(args, "--kubeconfig", path), &out, &errOut, run)
-			flag, _, _ := strings.Cut(args[0], "=")
-			// 1 for a value the script refuses, 2 for one the flag package does.
-			if (code != 1 && code != 2) || !strings.Contains(errOut.String(), flag) {
-				t.Errorf("%v: exit code %d, stderr %q; want 1 or 2 and an error naming %s", args, code, errOut.String(), flag)
-			}
-		})
-	}
-}
-
 // TestRealClusterRefusesWhatIsNotItsOwn runs the demo against a fake TLS
 // apiserver standing in for a real cluster, where the demo may write only
 // in a namespace of its own. In each case something in the way is not the

@@ -62,23 +62,15 @@ type script struct {
 }
 
 func newScript(env *demo.Env) (*script, error) {
-	if workersFlag < 1 {
-		return nil, fmt.Errorf("--workers=%d: the controller needs at least one worker", workersFlag)
-	}
-	if failFlag < 0 || failFlag > maxFail {
-		return nil, fmt.Errorf("--fail=%d: give a number of failures from 0 to %d (the %dth retry already waits %v)", failFlag, maxFail, maxFail, 5*time.Millisecond<<(maxFail-1))
-	}
 	dyn, err := dynamic.NewForConfig(env.RESTConfig())
 	if err != nil {
 		return nil, err
 	}
 	s := &script{env: env, tl: env.Timeline, playground: env.OnPlayground(), kube: env.Client, dyn: dyn,
 		metrics: &memMetrics{}, timeout: 30 * time.Second}
+	// The flags were checked before anything started (checkFlags).
 	if s.breaks, err = parseBreak(breakFlag); err != nil {
 		return nil, fmt.Errorf("--break=%s: %w", breakFlag, err)
-	}
-	if s.breaks.noOwnerReference && failFlag == 0 {
-		return nil, fmt.Errorf("--break=owner-reference shows in steps 7 and 8, which --fail=0 skips")
 	}
 	if !s.playground {
 		s.timeout = 2 * time.Minute

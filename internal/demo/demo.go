@@ -4,6 +4,10 @@
 // a real one by name), the stage's script, and a clean shutdown.
 //
 // Rules it enforces for every demo:
+//   - every flag is checked before anything starts (Options.CheckFlags): a
+//     value the demo cannot use, or a word that is not a flag, ends it at
+//     once with status 2, before a playground is built or started and
+//     before a real cluster is asked anything;
 //   - the script runs and the demo exits by itself with status 0; --wait keeps
 //     the cluster up afterwards for exploring;
 //   - Ctrl-C at any moment cancels the context, stops the playground (apiserver,
@@ -50,6 +54,15 @@ type Options struct {
 	// Flags, if set, defines the demo's own flags beside the common ones
 	// (stage 06's --queue); they are parsed with them.
 	Flags func(fs *flag.FlagSet)
+	// CheckFlags, if set, checks the values of the demo's own flags, and
+	// how they combine, once they are parsed and before anything starts:
+	// no playground (on a first run, a build of several minutes) and no
+	// connection to a cluster come before the learner hears that a flag is
+	// wrong. realCluster says whether --kubeconfig or $INFORMER_KUBECONFIG
+	// names a cluster. Every check of a flag belongs here, not in the
+	// script; an error is a usage error: Run prints it and returns 2, as
+	// for a value the flag package refuses.
+	CheckFlags func(realCluster bool) error
 	// WritesOnRealCluster lets the script write on a real cluster, inside a
 	// namespace of its own (Env.Namespace). Only stage 08's controller
 	// needs it: every other demo only reads there, whatever the flags.
@@ -115,7 +128,15 @@ func Run(opts Options, args []string, out, errOut io.Writer, script func(env *En
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
-		return 2
+		return exitUsage
+	}
+	path, from := *kubeconfig, "--kubeconfig"
+	if path == "" {
+		path, from = os.Getenv(KubeconfigEnv), "$"+KubeconfigEnv
+	}
+	if err := checkFlags(fs, opts.CheckFlags, path != ""); err != nil {
+		fmt.Fprintf(errOut, "error: %v\n", err)
+		return exitUsage
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -125,10 +146,6 @@ func Run(opts Options, args []string, out, errOut io.Writer, script func(env *En
 	env := &Env{Ctx: ctx, Out: out}
 	var cleanup func()
 	var err error
-	path, from := *kubeconfig, "--kubeconfig"
-	if path == "" {
-		path, from = os.Getenv(KubeconfigEnv), "$"+KubeconfigEnv
-	}
 	if path != "" {
 		err = connectReal(ctx, env, path, from, opts.WritesOnRealCluster)
 	} else {
@@ -162,6 +179,24 @@ func Run(opts Options, args []string, out, errOut io.Writer, script func(env *En
 	}
 	fmt.Fprintln(out, "\nDone.")
 	return 0
+}
+
+// exitUsage is the status of a command line the demo cannot run, as the
+// flag package's.
+const exitUsage = 2
+
+// checkFlags refuses what the parsed command line cannot mean before
+// anything starts: a word that is not a flag (ARGS=fifo for
+// ARGS=--queue=fifo would otherwise be dropped without a word), then
+// whatever the demo's own check refuses.
+func checkFlags(fs *flag.FlagSet, check func(realCluster bool) error, realCluster bool) error {
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q: the demo takes only flags, such as --wait (-h lists them)", fs.Arg(0))
+	}
+	if check == nil {
+		return nil
+	}
+	return check(realCluster)
 }
 
 func fail(ctx context.Context, out, errOut io.Writer, err error) int {

@@ -35,6 +35,24 @@
 // registers (Handle): the demo, not the page, decides what a button does,
 // and runs one action at a time.
 //
+// # Who may press the buttons
+//
+// The buttons change the cluster (on stage 08 with --kubeconfig, a real
+// one), so three fences keep them to the learner's own page:
+//   - the server listens on loopback only (Start refuses any other
+//     address): nobody else on the room's network reaches it;
+//   - a press is a POST with an X-Webview header, which the page's script
+//     sets and a form on another site cannot: such a form can still post
+//     to 127.0.0.1 through the learner's browser, but not with the header;
+//   - every request, on every route (the page, its files, /events, the
+//     buttons), must name the page's own address in its Host header: the
+//     address URL prints, or localhost on the same port (host.go).
+//     Anything else gets 403 with a sentence saying where the page is.
+//     This stops DNS rebinding: a site that re-binds its own domain name
+//     to 127.0.0.1 after the learner opened it is, for the browser, the
+//     same origin as this server, so its script could read the stream and
+//     set the header; but its requests carry its own name as their Host.
+//
 // # Adding a pipeline
 //
 // A demo with rows of its own adds lanes, counters and buttons to its

@@ -36,6 +36,7 @@ type Action func(ctx context.Context) (string, error)
 type Server struct {
 	cfg      Config
 	listener net.Listener
+	hosts    map[string]bool // the Host headers served: see hostGuard
 	http     *http.Server
 	done     chan struct{} // closed by Close: the streams end
 	unsub    func()
@@ -73,7 +74,7 @@ func Start(addr string, cfg Config, tl *timeline.Timeline) (*Server, error) {
 		return nil, fmt.Errorf("--addr=%s: %w", addr, err)
 	}
 	s := &Server{
-		cfg: cfg, listener: l, done: make(chan struct{}),
+		cfg: cfg, listener: l, hosts: ownHosts(l.Addr()), done: make(chan struct{}),
 		model: newModel(p), clients: map[chan Message]struct{}{}, actions: map[string]Action{},
 	}
 	files, _ := fs.Sub(static, "static")
@@ -81,7 +82,7 @@ func Start(addr string, cfg Config, tl *timeline.Timeline) (*Server, error) {
 	mux.Handle("GET /", http.FileServerFS(files))
 	mux.HandleFunc("GET /events", s.serveEvents)
 	mux.HandleFunc("POST /act/{id}", s.serveAction)
-	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	s.http = &http.Server{Handler: s.hostGuard(mux), ReadHeaderTimeout: 10 * time.Second}
 	s.unsub = tl.Subscribe(s.publishRow)
 	go s.http.Serve(l)
 	return s, nil
