@@ -16,7 +16,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	clientfeatures "k8s.io/client-go/features"
 	clientfeaturestesting "k8s.io/client-go/features/testing"
@@ -140,7 +139,7 @@ func playMatrix(t *testing.T, newSide func(lw *matrixSource) matrixInformer) map
 		for _, name := range []string{"a", "b", "c"} {
 			src.Add(matrixPod(name))
 		}
-		lw := &matrixSource{src: src}
+		lw := newMatrixSource(src)
 		inf := newSide(lw)
 		recs := map[string]*matrixRecorder{"with resync": {}, "without resync": {}, "late": {}}
 		if _, err := inf.add(recs["with resync"], nil, false); err != nil {
@@ -242,34 +241,23 @@ func sortedCalls(byHandler map[string][]string) map[string][]string {
 }
 
 // matrixSource is the FakeControllerSource as a ListerWatcher of both
-// libraries: lists in key order (as etcd does), and, once expire is set,
-// answers the next watch with 410 Expired, which makes the reflector relist.
-// It cannot stream, and says so, as client-go's fake clientsets do.
+// libraries: sortedSource's lists in key order (as etcd does), and, once
+// expire is set, 410 Expired for the next watch, which makes the reflector
+// relist. It cannot stream, and says so, as client-go's fake clientsets do.
 type matrixSource struct {
-	src    *fcache.FakeControllerSource
+	sortedSource
 	expire atomic.Bool
 }
 
-func (s *matrixSource) List(options metav1.ListOptions) (runtime.Object, error) {
-	list, err := s.src.List(options)
-	if err != nil {
-		return nil, err
-	}
-	items, err := meta.ExtractList(list)
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(items, func(a, b runtime.Object) int {
-		return strings.Compare(matrixName(a), matrixName(b))
-	})
-	return list, meta.SetList(list, items)
+func newMatrixSource(src *fcache.FakeControllerSource) *matrixSource {
+	return &matrixSource{sortedSource: sortedSource{lw: src}}
 }
 
 func (s *matrixSource) Watch(options metav1.ListOptions) (watch.Interface, error) {
 	if s.expire.CompareAndSwap(true, false) {
 		return nil, apierrors.NewResourceExpired("the test expired it")
 	}
-	return s.src.Watch(options)
+	return s.sortedSource.Watch(options)
 }
 
 func (s *matrixSource) IsWatchListSemanticsUnSupported() bool { return true }
