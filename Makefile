@@ -145,12 +145,12 @@ test: playground-binaries
 	@mkdir -p .bin && $(GO) build -o .bin/testprogress ./cmd/testprogress
 	GO=$(GO) ./.bin/testprogress -race -timeout 30m ./...
 	@echo "== conformance: client-go's own tests against our stages"
-	@GO=$(GO) $(GO) run ./internal/conformance
+	@GO=$(GO) $(GO) run ./proving-ground/conformance
 
 ## conformance: client-go's own unit tests, run against our stages (ARGS=-v lists every test and exclusion; ARGS=-excluded tries the excluded ones)
 .PHONY: conformance
 conformance:
-	@GO=$(GO) $(GO) run ./internal/conformance $(ARGS)
+	@GO=$(GO) $(GO) run ./proving-ground/conformance $(ARGS)
 
 ## generate: rewrite stage 07's generated informers and listers (07-factory/gen); make test fails when they are stale
 .PHONY: generate
@@ -185,13 +185,13 @@ SEED ?= 1
 DURATION ?= 2m
 EVERY ?= 5s
 chaos: playground-binaries
-	$(GO) test -v -count=1 -timeout 0 -run '^TestChaos$(if $(CONTROLLER),Controller)Soak$$' ./internal/chaos -args -chaos.seed=$(SEED) -chaos.duration=$(DURATION) -chaos.every=$(EVERY) $(if $(TIMELINE),-chaos.timeline=$(abspath $(TIMELINE)))
+	$(GO) test -v -count=1 -timeout 0 -run '^TestChaos$(if $(CONTROLLER),Controller)Soak$$' ./proving-ground/chaos -args -chaos.seed=$(SEED) -chaos.duration=$(DURATION) -chaos.every=$(EVERY) $(if $(TIMELINE),-chaos.timeline=$(abspath $(TIMELINE)))
 
 ## bench-scale: initial sync, memory and steady state at 1,000 to 50,000 pods, ours beside client-go's and the floor (about 30 minutes on 2 cores; writes docs/bench/scale.md; ARGS=-h for options)
 .PHONY: bench-scale
 bench-scale:
 	@mkdir -p .bin docs/bench
-	@$(GO) build -o .bin/bench-scale ./cmd/bench-scale
+	@$(GO) build -o .bin/bench-scale ./proving-ground/bench-scale
 	@./.bin/bench-scale $(ARGS)
 
 ## playground: build the playground's kube-apiserver, etcd and kubectl (once per machine)

@@ -59,7 +59,7 @@ type DeltaFIFO struct {
 	// lock guards everything below; cond wakes Pop when a key is queued or
 	// the queue is closed. Every method takes it for writing; it is a
 	// RWMutex, as client-go's is, so that read-only inspection (client-go's
-	// own test helpers, run against ours by internal/conformance) can share it.
+	// own test helpers, run against ours by proving-ground/conformance) can share it.
 	lock sync.RWMutex
 	cond sync.Cond
 

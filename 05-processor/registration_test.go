@@ -429,7 +429,7 @@ func TestDistributeNilIsReportedNotDelivered(t *testing.T) {
 // TestSingleFileTrackerPanicsOnFinishedWithoutStart keeps client-go's guard:
 // a negative count would make HasSynced lie. The panic value is client-go's
 // too: its own synctrack test matches on "negative counter", and
-// internal/conformance runs that test against ours.
+// proving-ground/conformance runs that test against ours.
 func TestSingleFileTrackerPanicsOnFinishedWithoutStart(t *testing.T) {
 	recovered := func(finished func()) (r any) {
 		defer func() { r = recover() }()

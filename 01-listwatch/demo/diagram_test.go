@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	listwatch "informer-from-scratch/01-listwatch"
 	"net/url"
 	"strings"
 	"testing"
@@ -29,7 +30,7 @@ func TestSequenceDiagram(t *testing.T) {
 	seqdiagram.CheckScripted(t, "01-listwatch", "list-watch-watchlist", listWatchSpec, func(t *testing.T, ctx context.Context, tl *timeline.Timeline) {
 		srv := seqdiagram.NewServer(tl, "/api/v1/namespaces/stage01/pods")
 		s := &script{env: &demo.Env{Ctx: ctx, Timeline: tl, Writes: true}, ns: "stage01"}
-		lw := srv.ListWatch()
+		lw := &listwatch.ListWatch{ListWithContextFunc: srv.ListWithContext, WatchFuncWithContext: srv.WatchWithContext}
 
 		srv.QueueList(page("74", "next-page-02", pod("web-1", "70"), pod("web-2", "71")))
 		srv.QueueList(page("74", "next-page-03", pod("web-3", "72"), pod("web-4", "73")))

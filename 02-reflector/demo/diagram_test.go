@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	listwatch "informer-from-scratch/01-listwatch"
 	"net/url"
 	"strings"
 	"testing"
@@ -40,7 +41,7 @@ func TestSequenceDiagram(t *testing.T) {
 func check(t *testing.T, name string, scenario func(s *script, srv *seqdiagram.Server)) {
 	seqdiagram.CheckScripted(t, "02-reflector", name, reflectorSpec, func(t *testing.T, ctx context.Context, tl *timeline.Timeline) {
 		srv := seqdiagram.NewServer(tl, "/api/v1/namespaces/stage02/pods")
-		s := &script{env: &demo.Env{Ctx: ctx, Writes: true}, tl: tl, ns: "stage02", lw: srv.ListWatch()}
+		s := &script{env: &demo.Env{Ctx: ctx, Writes: true}, tl: tl, ns: "stage02", lw: &listwatch.ListWatch{ListWithContextFunc: srv.ListWithContext, WatchFuncWithContext: srv.WatchWithContext}}
 		scenario(s, srv)
 	})
 }

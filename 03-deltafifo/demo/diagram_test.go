@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	listwatch "informer-from-scratch/01-listwatch"
 	"strings"
 	"testing"
 
@@ -28,7 +29,7 @@ import (
 func TestSequenceDiagram(t *testing.T) {
 	seqdiagram.CheckScripted(t, "03-deltafifo", "two-queues", queuesSpec, func(t *testing.T, ctx context.Context, tl *timeline.Timeline) {
 		srv := seqdiagram.NewServer(tl, "/api/v1/namespaces/stage03/configmaps")
-		s := &script{env: &demo.Env{Ctx: ctx, Timeline: tl, Writes: true}, ns: "stage03", lw: srv.ListWatch(), q: newQueues(tl)}
+		s := &script{env: &demo.Env{Ctx: ctx, Timeline: tl, Writes: true}, ns: "stage03", lw: &listwatch.ListWatch{ListWithContextFunc: srv.ListWithContext, WatchFuncWithContext: srv.WatchWithContext}, q: newQueues(tl)}
 		drain := func() {
 			deltaRows, _, err := s.q.drainDelta()
 			if err != nil {

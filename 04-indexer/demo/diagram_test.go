@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	listwatch "informer-from-scratch/01-listwatch"
 	"slices"
 	"strings"
 	"testing"
@@ -42,7 +43,7 @@ func TestSequenceDiagram(t *testing.T) {
 				Annotations: map[string]string{metav1.InitialEventsAnnotationKey: "true"}}})
 			watches <- w
 		}()
-		stop, err := s.fillFrom(srv.ListWatch())
+		stop, err := s.fillFrom(&listwatch.ListWatch{ListWithContextFunc: srv.ListWithContext, WatchFuncWithContext: srv.WatchWithContext})
 		if err != nil {
 			t.Fatal(err)
 		}

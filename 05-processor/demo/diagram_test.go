@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	listwatch "informer-from-scratch/01-listwatch"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -31,7 +32,7 @@ import (
 func TestSequenceDiagram(t *testing.T) {
 	seqdiagram.CheckScripted(t, "05-processor", "fan-out", processorSpec, func(t *testing.T, ctx context.Context, tl *timeline.Timeline) {
 		srv := seqdiagram.NewServer(tl, "/api/v1/namespaces/stage05/pods")
-		s := &script{env: &demo.Env{Ctx: ctx, Timeline: tl, Writes: true}, tl: tl, ns: "stage05", lw: srv.ListWatch()}
+		s := &script{env: &demo.Env{Ctx: ctx, Timeline: tl, Writes: true}, tl: tl, ns: "stage05", lw: &listwatch.ListWatch{ListWithContextFunc: srv.ListWithContext, WatchFuncWithContext: srv.WatchWithContext}}
 
 		srv.QueueList(&corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "70"},
 			Items: []corev1.Pod{*pod("web-1", "68"), *pod("web-2", "69"), *pod("web-3", "70")}})

@@ -19,7 +19,7 @@ import (
 	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/08-workqueue-controller/controller"
 	"informer-from-scratch/08-workqueue-controller/workqueue"
-	"informer-from-scratch/internal/clientgostack"
+	"informer-from-scratch/proving-ground/clientgostack"
 )
 
 // A side is one informer stack under the same controller: ours (stages

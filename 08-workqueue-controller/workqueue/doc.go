@@ -13,9 +13,10 @@
 // It mirrors k8s.io/client-go v0.37.2 util/workqueue: queue.go (Typed,
 // TypedInterface, Queue, DefaultQueue), delaying_queue.go (the waiting loop
 // and its heap), default_rate_limiters.go, rate_limiting_queue.go and
-// metrics.go, with client-go's exported names, including the deprecated
-// untyped ones (untyped.go), so code written against client-go reads the same
-// here.
+// metrics.go, with client-go's exported names, so code written against
+// client-go reads the same here. The deprecated untyped names (New,
+// NewNamedRateLimitingQueue, …) are left out: only client-go's own tests use
+// them, and proving-ground/conformance's adapter declares them for those.
 //
 // Deliberate differences (see docs/en/08-workqueue-controller.md,
 // "Differences from client-go"):

@@ -32,7 +32,8 @@ func recordHandledErrors(t *testing.T) func() []string {
 	}
 }
 
-// TestUnhashableItemsAreRefused: the untyped queue takes any item, and an
+// TestUnhashableItemsAreRefused: a queue of any (client-go's untyped one, or
+// a typed one at T = any) takes any item, and an
 // object by value (a corev1.Pod holds maps and slices) cannot be a map key.
 // client-go's Add panics with "hash of unhashable type"; its AddAfter would
 // panic in the waiting loop's goroutine and crash the process (not run here).
@@ -49,7 +50,7 @@ func TestUnhashableItemsAreRefused(t *testing.T) {
 	}
 
 	errs := recordHandledErrors(t)
-	ours := NewRateLimitingQueue(DefaultControllerRateLimiter())
+	ours := NewTypedRateLimitingQueue(DefaultTypedControllerRateLimiter[any]())
 	defer ours.ShutDown()
 	calls := map[string]func(){
 		"Add":            func() { ours.Add(pod) },

@@ -14,7 +14,7 @@
 // which packages are running, and for how long, as the playground build
 // does (internal/playground/buildprogress.go):
 //
-//	still testing: ./06-sharedinformer/demo (1m20s), ./internal/chaos (35s); 41 packages done
+//	still testing: ./06-sharedinformer/demo (1m20s), ./proving-ground/chaos (35s); 41 packages done
 //
 // Two differences from plain go test, both forced by the stream -json
 // gives: packages come in the order they end, not in the command line's;

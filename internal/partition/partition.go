@@ -20,14 +20,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
-
-	listwatch "informer-from-scratch/01-listwatch"
 )
 
 // ListerWatcher passes requests to the ListerWatcher it wraps, except while
 // its connection is cut.
 type ListerWatcher struct {
-	lw listwatch.ListerWatcherWithContext
+	lw listerWatcher
 	// OnEvent, if set, sees every event of every watch before the
 	// reflector does.
 	OnEvent func(watch.Event)
@@ -37,13 +35,16 @@ type ListerWatcher struct {
 	watches   map[*cutWatch]struct{}
 }
 
-var (
-	_ listwatch.ListerWatcherWithContext = &ListerWatcher{}
-	_ listwatch.ListerWatcher            = &ListerWatcher{}
-)
+// listerWatcher is what a ListerWatcher wraps: stage 01's
+// ListerWatcherWithContext (client-go's, too), spelled out here so that the
+// workbench imports no stage. The tests that use it check the fit.
+type listerWatcher interface {
+	ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error)
+	WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error)
+}
 
 // New returns a connected ListerWatcher around lw.
-func New(lw listwatch.ListerWatcherWithContext) *ListerWatcher {
+func New(lw listerWatcher) *ListerWatcher {
 	c := &ListerWatcher{lw: lw, connected: make(chan struct{}), watches: map[*cutWatch]struct{}{}}
 	close(c.connected)
 	return c

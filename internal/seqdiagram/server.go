@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 
-	listwatch "informer-from-scratch/01-listwatch"
 	"informer-from-scratch/internal/reqlog"
 	"informer-from-scratch/internal/timeline"
 )
@@ -38,8 +37,6 @@ type Server struct {
 	// Watches receives every watch the server opens, in order of request.
 	Watches chan *watch.FakeWatcher
 }
-
-var _ listwatch.ListerWatcherWithContext = &Server{}
 
 // NewServer serves the collection at path ("/api/v1/namespaces/demo/pods").
 func NewServer(tl *timeline.Timeline, path string) *Server {
@@ -85,11 +82,6 @@ func (s *Server) List(opts metav1.ListOptions) (runtime.Object, error) {
 // Watch is WatchWithContext without a context.
 func (s *Server) Watch(opts metav1.ListOptions) (watch.Interface, error) {
 	return s.WatchWithContext(context.Background(), opts)
-}
-
-// ListWatch is the server as stage 01's ListWatch, for code that takes one.
-func (s *Server) ListWatch() *listwatch.ListWatch {
-	return &listwatch.ListWatch{ListWithContextFunc: s.ListWithContext, WatchFuncWithContext: s.WatchWithContext}
 }
 
 func (s *Server) print(opts metav1.ListOptions) {

@@ -1,6 +1,6 @@
 // Not a mirror of client-go: what the test packages that run informers on
 // the playground share (stage 02's, 06's, 07's, 08's controller,
-// internal/chaos and internal/faultproxy): a playground started once per
+// proving-ground/chaos and internal/faultproxy): a playground started once per
 // package and stopped by TestMain, goleak at the end and after each
 // Shutdown, a capture of what informers report through
 // utilruntime.HandleError, and an event handler that records its calls.
