@@ -30,14 +30,20 @@ func (s *sharedIndexInformer) Run(stopCh <-chan struct{}) {
 // producing. When RunWithContext returns, every goroutine it started has
 // ended, and the informer is stopped for good.
 //
-// A second call, like client-go's, reports the mistake and returns at once.
+// A second call reports the mistake through utilruntime.HandleError and
+// returns at once. client-go's returns at once too, but only logs it, at
+// info level ("Warning: the sharedIndexInformer has started, run more than
+// once is not allowed"), through the context's logger. And ours decides it
+// in one step under startedLock (start): client-go checks HasStarted, drops
+// the lock, and takes it again to start, so two concurrent calls can both
+// pass, both start a controller, and the second to sync closes synced again
+// and panics.
 func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	defer utilruntime.HandleCrashWithContext(ctx)
-	if s.HasStarted() {
-		utilruntime.HandleErrorWithContext(ctx, errors.New("the sharedIndexInformer has started, run more than once is not allowed"), "Informer not run again")
+	if err := s.start(); errors.Is(err, errRunTwice) {
+		utilruntime.HandleErrorWithContext(ctx, err, "Informer not run again")
 		return
-	}
-	if err := s.start(); err != nil {
+	} else if err != nil {
 		utilruntime.HandleErrorWithContext(ctx, err, "Informer not started")
 		return
 	}
@@ -62,11 +68,18 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	s.controller.RunWithContext(ctx)
 }
 
-// start builds the queue and the controller and marks the informer started.
+// errRunTwice is what start answers the second Run, in client-go's words.
+var errRunTwice = errors.New("the sharedIndexInformer has started, run more than once is not allowed")
+
+// start claims the one run and builds the queue and the controller, in one
+// step under startedLock: of two concurrent Runs, exactly one gets past it.
 // After it, the settings it read can no longer change.
 func (s *sharedIndexInformer) start() error {
 	s.startedLock.Lock()
 	defer s.startedLock.Unlock()
+	if s.started {
+		return errRunTwice
+	}
 
 	fifo, err := newQueueFIFO(s.queueKind, s.objectType, s.indexer, s.transform)
 	if err != nil {
