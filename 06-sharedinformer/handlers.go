@@ -32,7 +32,11 @@ func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEv
 // cache already holds. So, holding blockDeltas (no item is being processed,
 // so the cache and the notifications already distributed agree), the
 // listener is added and then given one add (isInInitialList=true) per
-// cached object, before any later notification can reach it. Nothing is
+// cached object, before any later notification can reach it; and only then
+// does it watch the informer's HasSynced (stage 05's AddLateListener and
+// StartWatchSynced: client-go's processor may start that watch in the
+// middle of the replay, when its goroutine starts the listeners late; see
+// AddLateListener). Nothing is
 // missed (whatever was processed is in the cache) and nothing is repeated
 // (whatever is not processed yet will come as a notification). The replay
 // comes from the cache, not the queue: the queue holds changes, not state.
@@ -77,7 +81,7 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 
 	s.blockDeltas.Lock()
 	defer s.blockDeltas.Unlock()
-	handle, started, err := s.processor.AddListener(listener)
+	handle, err := s.processor.AddLateListener(listener)
 	if err != nil {
 		return nil, err
 	}
@@ -86,10 +90,9 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 		listener.Add(processor.AddNotification{NewObj: item, IsInInitialList: true})
 	}
 	// The replay is counted; only now may the listener learn that its
-	// upstream has synced (see stage 05's SingleFileTracker).
-	if started {
-		s.processor.StartWatchSynced(listener)
-	}
+	// upstream has synced (see stage 05's SingleFileTracker), also when the
+	// processor's goroutine started it only during the replay.
+	s.processor.StartWatchSynced(listener)
 	return handle, nil
 }
 

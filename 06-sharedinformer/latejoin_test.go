@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -208,4 +209,84 @@ func fromJoinOnward(server, got []string) error {
 		}
 	}
 	return nil
+}
+
+// TestALateHandlersHasSyncedCountsItsWholeReplayWhenTheProcessorStartsLate:
+// a handler added after Run, but before the processor's goroutine has
+// started the listeners, is given the cache (the informer has synced:
+// with no handler yet, nothing waited for the processor). Its listener is
+// then in the processor's map when the processor starts, in the middle of
+// the replay. If the processor started its watchSynced then, as client-go's
+// sharedProcessor.run does for every listener, the listener would learn
+// that its upstream has synced while the rest of the replay is not counted
+// yet: once the first replayed object is handled, the count is zero, and
+// HasSynced turns true for good before the handler has seen the cache.
+// Ours starts that watchSynced only after the replay (StartWatchSynced).
+//
+// The processor's start is held back by the informer's test hook (as
+// client-go's tests do with sharedProcessorRunHook), and the replay is
+// paused between its two objects by an Observer, so the interleaving is
+// placed exactly.
+func TestALateHandlersHasSyncedCountsItsWholeReplayWhenTheProcessorStartsLate(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		startProcessor := make(chan struct{})
+		defer informer.SetProcessorRunHook(func() { <-startProcessor })()
+
+		source := fcache.NewFakeControllerSource()
+		source.Add(newPod("a", "web"))
+		source.Add(newPod("b", "web"))
+		var replayed atomic.Int32
+		secondReplay := make(chan struct{})
+		inf := informer.NewSharedIndexInformerWithOptions(source, &corev1.Pod{}, informer.SharedIndexInformerOptions{
+			Observer: func(o informer.Observation) {
+				if o.Op == "replay" && replayed.Add(1) == 2 {
+					<-secondReplay
+				}
+			},
+		})
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		wg.Go(func() { inf.RunWithContext(ctx) })
+		synctest.Wait()
+		if !inf.HasSynced() {
+			t.Fatal("the informer, with no handler, did not sync before its processor started: the interleaving this test needs cannot happen")
+		}
+
+		var handled atomic.Int32
+		inSecond := make(chan struct{})
+		handler := informer.ResourceEventHandlerFuncs{AddFunc: func(any) {
+			if handled.Add(1) == 2 {
+				<-inSecond
+			}
+		}}
+		var reg informer.ResourceEventHandlerRegistration
+		added := make(chan struct{})
+		go func() {
+			defer close(added)
+			var err error
+			if reg, err = inf.AddEventHandlerWithOptions(handler, informer.HandlerOptions{Name: "late"}); err != nil {
+				t.Error(err)
+			}
+		}()
+		synctest.Wait() // the replay's first Add waits for a listener that has not started
+		close(startProcessor)
+		synctest.Wait() // the first object is handled; the replay waits before the second
+		close(secondReplay)
+		<-added
+		synctest.Wait() // the handler is in OnAdd of the second object
+		if reg == nil {
+			t.FailNow()
+		}
+		if reg.HasSynced() {
+			t.Errorf("the registration's HasSynced is true while its handler is still in OnAdd of the second of the 2 replayed objects")
+		}
+		close(inSecond)
+		synctest.Wait()
+		if !reg.HasSynced() {
+			t.Errorf("the registration's HasSynced is false after its handler returned from OnAdd of every replayed object")
+		}
+		cancel()
+		wg.Wait()
+		source.Shutdown()
+	})
 }

@@ -1,7 +1,7 @@
 // Mirrors k8s.io/client-go v0.37.2 tools/cache/shared_informer.go:
 // sharedIndexInformer.Run, RunWithContext, HasStarted, HasSynced,
 // HasSyncedChecker, sharedIndexInformerDone, LastSyncResourceVersion,
-// IsStopped.
+// IsStopped; and sharedProcessorRunHook, its tests' hook, as processorRunHook.
 
 package informer
 
@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -52,7 +53,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	var wg wait.Group
 	defer wg.Wait()                                         // for the processor and the sync watcher
 	defer stopProcessor(errors.New("informer is stopping")) // after the controller returned
-	wg.StartWithContext(processorStopCtx, s.processor.Run)
+	wg.StartWithContext(processorStopCtx, s.runProcessor)
 	wg.Start(func() {
 		select {
 		case <-ctx.Done():
@@ -66,6 +67,21 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 		s.stopped = true // no new handlers from now on
 	}()
 	s.controller.RunWithContext(ctx)
+}
+
+// processorRunHook, set by tests only, runs on the processor's goroutine
+// before the processor starts its listeners: client-go's
+// sharedProcessorRunHook, with which its tests make the processor start
+// late. client-go's sits in sharedProcessor.run; ours where the informer
+// starts the processor, which is another package.
+var processorRunHook atomic.Pointer[func()]
+
+// runProcessor runs stage 05's processor until ctx ends.
+func (s *sharedIndexInformer) runProcessor(ctx context.Context) {
+	if hook := processorRunHook.Load(); hook != nil {
+		(*hook)()
+	}
+	s.processor.Run(ctx)
 }
 
 // errRunTwice is what start answers the second Run, in client-go's words.
