@@ -99,8 +99,13 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 // RemoveEventHandler stops delivery to handle's handler: no notification is
 // queued for it from now on, the call in progress finishes, and what its
 // buffer still holds may or may not be delivered. It holds blockDeltas so
-// that no item is half distributed meanwhile. Removing a handle twice is not
-// an error; a handle from elsewhere is.
+// that no item is half distributed meanwhile.
+//
+// As in client-go, removing a registration twice, or one that another
+// informer returned, does nothing and is not an error: the processor only
+// looks the listener up among its own. A value that is no registration at
+// all is an error: nil or another type, as in client-go ("invalid key
+// type"), and also a nil listener pointer, which client-go ignores.
 func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegistration) error {
 	s.startedLock.Lock()
 	defer s.startedLock.Unlock()
