@@ -34,11 +34,11 @@ func (s *sharedIndexInformer) Run(stopCh <-chan struct{}) {
 // A second call reports the mistake through utilruntime.HandleError and
 // returns at once. client-go's returns at once too, but only logs it, at
 // info level ("Warning: the sharedIndexInformer has started, run more than
-// once is not allowed"), through the context's logger. And ours decides it
-// in one step under startedLock (start): client-go checks HasStarted, drops
-// the lock, and takes it again to start, so two concurrent calls can both
-// pass, both start a controller, and the second to sync closes synced again
-// and panics.
+// once is not allowed"), through the context's logger. Ours also tells the
+// first call from the second in one step under startedLock (start), where
+// client-go checks HasStarted, lets go of the lock, and takes it again to
+// start: two concurrent calls can both pass there, both start a controller,
+// and the second to sync closes synced again and panics.
 func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	defer utilruntime.HandleCrashWithContext(ctx)
 	if err := s.start(); errors.Is(err, errRunTwice) {
