@@ -31,6 +31,10 @@
 //   - Run wakes every Distribute waiting for the start (Broadcast), where
 //     client-go wakes one (Signal) and relies on its informer serializing
 //     calls;
+//   - AddLateListener, for a listener that joins a running informer: its
+//     watchSynced waits for StartWatchSynced, also when Run starts the
+//     listener during the informer's replay; client-go's run starts it then,
+//     and the handler's HasSynced can turn true before the replay is counted;
 //   - notifications are a sealed Notification interface, not interface{};
 //   - NewProcessListener returns an error for a nil handler (a typed nil
 //     pointer too), a nil HasSynced checker or a negative resync period, and

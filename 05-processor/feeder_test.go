@@ -102,16 +102,14 @@ func (f *feeder) AddEventHandler(handler ResourceEventHandler, resync *time.Dura
 	}
 	f.blockDeltas.Lock()
 	defer f.blockDeltas.Unlock()
-	reg, started, err := f.p.AddListener(listener)
+	reg, err := f.p.AddLateListener(listener)
 	if err != nil {
 		return nil, err
 	}
 	for _, pod := range f.sortedStore() {
 		listener.Add(AddNotification{NewObj: pod, IsInInitialList: true})
 	}
-	if started {
-		f.p.StartWatchSynced(listener)
-	}
+	f.p.StartWatchSynced(listener)
 	return reg, nil
 }
 

@@ -85,6 +85,12 @@ type ProcessorListener struct {
 	// notification and parks none in the ring. Never set by default.
 	unbuffered bool
 
+	// awaitingInitialList holds watchSynced back for a listener added with
+	// AddLateListener until StartWatchSynced; watchingSynced records that
+	// watchSynced has started. Both are guarded by the processor's
+	// listenersLock.
+	awaitingInitialList, watchingSynced bool
+
 	// requestedResyncPeriod is what the handler asked for, after the
 	// informer's adjustments (see HandlerResyncPeriod); it is kept so the
 	// period can be recomputed if the resync check period changes before the

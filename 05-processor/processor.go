@@ -1,7 +1,7 @@
 // Mirrors k8s.io/client-go v0.37.2 tools/cache/shared_informer.go: sharedProcessor,
 // addListener, removeListener, distribute, run, shouldResync,
 // resyncCheckPeriodChanged. client-go's getListener, which only its tests
-// call, is left out.
+// call, is left out; AddLateListener is ours (see its comment).
 
 package processor
 
@@ -68,7 +68,9 @@ func NewSharedProcessor(clk clock.PassiveClock, opts ProcessorOptions) *SharedPr
 // whether the processor was already running. If it was, the listener's run and
 // pop goroutines start now, but not its watchSynced: the caller must first
 // Add the synthetic initial list (so HasSynced counts it), then call
-// StartWatchSynced. If not, Run starts all three.
+// StartWatchSynced. If not, Run starts all three. A caller that hands the
+// listener a list of its own whether the processor runs or not (an informer
+// that is running) uses AddLateListener instead.
 //
 // It refuses, with an error and no registration, a listener it would never
 // run: one already registered here or before (see takeOwnership), or any
@@ -76,6 +78,32 @@ func NewSharedProcessor(clk clock.PassiveClock, opts ProcessorOptions) *SharedPr
 // fail; it registers the first and panics later, and registers the second
 // for ever unstarted.
 func (p *SharedProcessor) AddListener(listener *ProcessorListener) (ResourceEventHandlerRegistration, bool, error) {
+	return p.addListener(listener, false)
+}
+
+// AddLateListener is AddListener for a listener that joins a running source:
+// the caller Adds it an initial list of its own (an informer replays its
+// cache to a handler added while it runs), then calls StartWatchSynced. Until
+// then the listener does not watch its upstream's HasSynced, even if Run
+// starts the listener meanwhile.
+//
+// DIFFERENCE from client-go, which has only addListener: when its informer
+// runs but its processor's goroutine has not started the listeners yet,
+// addListener reports "not started", the informer does not start
+// watchSynced, and run starts it in the middle of the replay. If the
+// informer had synced already (it has, when no handler made it wait for the
+// processor), the listener then learns that its upstream has synced while
+// the rest of the replay is not counted: once the first replayed objects
+// are handled the count is zero, and HasSynced turns true for good before
+// the handler has seen the cache.
+func (p *SharedProcessor) AddLateListener(listener *ProcessorListener) (ResourceEventHandlerRegistration, error) {
+	handle, _, err := p.addListener(listener, true)
+	return handle, err
+}
+
+// addListener registers listener; late holds its watchSynced back until
+// StartWatchSynced.
+func (p *SharedProcessor) addListener(listener *ProcessorListener, late bool) (ResourceEventHandlerRegistration, bool, error) {
 	p.listenersLock.Lock()
 	defer p.listenersLock.Unlock()
 
@@ -95,6 +123,7 @@ func (p *SharedProcessor) AddListener(listener *ProcessorListener) (ResourceEven
 	}
 	// A new listener takes part in the next sync distribution, as in client-go.
 	p.listeners[listener] = true
+	listener.awaitingInitialList = late
 
 	if p.listenersStarted {
 		p.wg.Start(listener.run)
@@ -123,10 +152,30 @@ func (p *SharedProcessor) takeOwnership(listener *ProcessorListener) error {
 	return nil
 }
 
-// StartWatchSynced starts the goroutine that tells a late listener when the
-// source has synced. Call it after AddListener reported the processor was
-// running and the synthetic initial list has been Added.
+// StartWatchSynced lets listener watch its upstream's HasSynced, once the
+// caller has Added it the initial list: the goroutine starts now if the
+// processor runs, or at Run. Call it after AddLateListener, or after
+// AddListener reported the processor was running. It does nothing for a
+// listener that is no longer registered, or that watches already.
 func (p *SharedProcessor) StartWatchSynced(listener *ProcessorListener) {
+	p.listenersLock.Lock()
+	defer p.listenersLock.Unlock()
+	if _, registered := p.listeners[listener]; !registered {
+		return // removed, or the processor stopped: pop is done or never ran
+	}
+	listener.awaitingInitialList = false
+	if p.listenersStarted {
+		p.startWatchSynced(listener)
+	}
+}
+
+// startWatchSynced starts listener's watchSynced, once. The caller holds
+// listenersLock.
+func (p *SharedProcessor) startWatchSynced(listener *ProcessorListener) {
+	if listener.watchingSynced || listener.awaitingInitialList {
+		return
+	}
+	listener.watchingSynced = true
 	p.wg.Start(listener.watchSynced)
 }
 
@@ -189,7 +238,8 @@ func (p *SharedProcessor) Distribute(obj Notification, sync bool) {
 	}
 }
 
-// Run starts every registered listener (watchSynced, run, pop), lets
+// Run starts every registered listener (watchSynced, run, pop; a late
+// listener's watchSynced only once its caller has called StartWatchSynced), lets
 // Distribute through, and on ctx's end stops them all and waits for their
 // goroutines. A stopped processor drops its listeners: they cannot restart.
 func (p *SharedProcessor) Run(ctx context.Context) {
@@ -197,7 +247,7 @@ func (p *SharedProcessor) Run(ctx context.Context) {
 		p.listenersLock.Lock()
 		defer p.listenersLock.Unlock()
 		for listener := range p.listeners {
-			p.wg.Start(listener.watchSynced)
+			p.startWatchSynced(listener) // not yet for a late one (AddLateListener)
 			p.wg.Start(listener.run)
 			p.wg.Start(listener.pop)
 		}

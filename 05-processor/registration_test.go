@@ -276,6 +276,70 @@ func TestDistributeBeforeRunWaitsForTheListeners(t *testing.T) {
 	})
 }
 
+// TestALateListenerWatchesItsUpstreamOnlyAfterStartWatchSynced: a listener
+// added with AddLateListener before Run (an informer that runs, with a
+// processor whose goroutine has not started the listeners yet) gets its
+// initial list from the caller. Run, starting in the middle of that list,
+// starts its run and pop but not its watchSynced, so HasSynced stays false
+// although the upstream has synced and the items so far are handled;
+// StartWatchSynced, after the list, lets it turn true. And
+// StartWatchSynced before Run leaves the start to Run.
+func TestALateListenerWatchesItsUpstreamOnlyAfterStartWatchSynced(t *testing.T) {
+	t.Run("Run starts during the initial list", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
+			synced := &doneChan{name: "x", ch: make(chan struct{})}
+			close(synced.ch)
+			l, _ := NewProcessListener(ResourceEventHandlerFuncs{}, 0, 0, time.Now(), 1, synced)
+			if _, err := p.AddLateListener(l); err != nil {
+				t.Fatal(err)
+			}
+			var wg sync.WaitGroup
+			wg.Go(func() { l.Add(AddNotification{NewObj: "a", IsInInitialList: true}) })
+			synctest.Wait() // the Add waits for a pop that has not started
+			ctx, cancel := context.WithCancel(context.Background())
+			wg.Go(func() { p.Run(ctx) })
+			synctest.Wait()
+			if l.HasSynced() {
+				t.Error("HasSynced is true in the middle of the initial list (after its first item), before StartWatchSynced")
+			}
+			l.Add(AddNotification{NewObj: "b", IsInInitialList: true})
+			p.StartWatchSynced(l)
+			synctest.Wait()
+			if !l.HasSynced() {
+				t.Error("HasSynced is false after the initial list was handled and StartWatchSynced was called")
+			}
+			cancel()
+			wg.Wait()
+		})
+	})
+	t.Run("StartWatchSynced before Run", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
+			synced := &doneChan{name: "x", ch: make(chan struct{})}
+			close(synced.ch)
+			l, _ := NewProcessListener(ResourceEventHandlerFuncs{}, 0, 0, time.Now(), 1, synced)
+			if _, err := p.AddLateListener(l); err != nil {
+				t.Fatal(err)
+			}
+			p.StartWatchSynced(l) // an empty initial list
+			synctest.Wait()
+			if l.HasSynced() {
+				t.Error("HasSynced is true before Run started the listener")
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			var wg sync.WaitGroup
+			wg.Go(func() { p.Run(ctx) })
+			synctest.Wait()
+			if !l.HasSynced() {
+				t.Error("HasSynced is false after Run, the upstream synced and the initial list empty")
+			}
+			cancel()
+			wg.Wait()
+		})
+	})
+}
+
 // TestConcurrentDistributesBeforeRunAllProceed: several callers waiting for
 // the start must all be let through. client-go wakes only one (Signal),
 // which its informer never notices because it serializes distribute calls;

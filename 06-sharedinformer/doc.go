@@ -50,13 +50,24 @@
 //     constructors NewInformer, NewIndexerInformer, NewTransformingInformer
 //     and NewTransformingIndexerInformer, and DeletionHandlingObjectToName
 //     (stage 03 leaves out the ObjectToName it builds on);
+//   - two concurrent Runs start an informer once (client-go checks and sets
+//     started in two lock sections, so both can start, and the second to
+//     sync panics closing synced again);
+//   - a handler added while the informer runs, before the processor's
+//     goroutine has started the listeners, learns that the informer has
+//     synced only after its replay (stage 05's AddLateListener); client-go's
+//     processor may start that watch mid-replay, so its HasSynced can turn
+//     true before the replay is counted;
 //   - errors where client-go is silent or panics: processLoop reports an
 //     error from Process (client-go drops it), processDeltas rejects an
 //     unknown delta type (client-go skips it), a controller run twice or
 //     with a Config missing its Queue, ListerWatcher or Process reports it
-//     and does not start, AddTypedEventHandler refuses a nil handler, and
-//     the typed adapter reports an object of the wrong type instead of
-//     panicking in the handler's goroutine;
+//     and does not start, an informer run twice reports it through
+//     HandleError (client-go logs it at info level), AddEventHandler and
+//     AddTypedEventHandler refuse a nil handler (client-go registers it and
+//     panics on the first notification), and the typed adapter reports an
+//     object of the wrong type instead of panicking in the handler's
+//     goroutine;
 //   - nil is a default where client-go would crash later: a nil Handler in
 //     InformerOptions is a cache without notifications, and a nil watch
 //     error handler (with or without context) restores the default;

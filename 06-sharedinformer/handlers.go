@@ -32,7 +32,11 @@ func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEv
 // cache already holds. So, holding blockDeltas (no item is being processed,
 // so the cache and the notifications already distributed agree), the
 // listener is added and then given one add (isInInitialList=true) per
-// cached object, before any later notification can reach it. Nothing is
+// cached object, before any later notification can reach it; and only then
+// does it watch the informer's HasSynced (stage 05's AddLateListener and
+// StartWatchSynced: client-go's processor may start that watch in the
+// middle of the replay, when its goroutine starts the listeners late; see
+// AddLateListener). Nothing is
 // missed (whatever was processed is in the cache) and nothing is repeated
 // (whatever is not processed yet will come as a notification). The replay
 // comes from the cache, not the queue: the queue holds changes, not state.
@@ -77,7 +81,7 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 
 	s.blockDeltas.Lock()
 	defer s.blockDeltas.Unlock()
-	handle, started, err := s.processor.AddListener(listener)
+	handle, err := s.processor.AddLateListener(listener)
 	if err != nil {
 		return nil, err
 	}
@@ -86,18 +90,22 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 		listener.Add(processor.AddNotification{NewObj: item, IsInInitialList: true})
 	}
 	// The replay is counted; only now may the listener learn that its
-	// upstream has synced (see stage 05's SingleFileTracker).
-	if started {
-		s.processor.StartWatchSynced(listener)
-	}
+	// upstream has synced (see stage 05's SingleFileTracker), also when the
+	// processor's goroutine started it only during the replay.
+	s.processor.StartWatchSynced(listener)
 	return handle, nil
 }
 
 // RemoveEventHandler stops delivery to handle's handler: no notification is
 // queued for it from now on, the call in progress finishes, and what its
 // buffer still holds may or may not be delivered. It holds blockDeltas so
-// that no item is half distributed meanwhile. Removing a handle twice is not
-// an error; a handle from elsewhere is.
+// that no item is half distributed meanwhile.
+//
+// As in client-go, removing a registration twice, or one that another
+// informer returned, does nothing and is not an error: the processor only
+// looks the listener up among its own. A value that is no registration at
+// all is an error: nil or another type, as in client-go ("invalid key
+// type"), and also a nil listener pointer, which client-go ignores.
 func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegistration) error {
 	s.startedLock.Lock()
 	defer s.startedLock.Unlock()

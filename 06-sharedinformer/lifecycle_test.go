@@ -284,6 +284,61 @@ func TestBadInputGetsAClearError(t *testing.T) {
 	}
 }
 
+// TestRemovingAnotherInformersRegistrationDoesNothingLikeClientGo: a
+// registration one informer returned, given to another's
+// RemoveEventHandler, is not an error and removes nothing, on both sides
+// (the handler stays registered with its own informer: a never-started
+// handler's ShutdownChan is closed only by its own informer's removal).
+func TestRemovingAnotherInformersRegistrationDoesNothingLikeClientGo(t *testing.T) {
+	type outcome struct {
+		Err              string
+		ShutDown         bool // after the other informer's RemoveEventHandler
+		ShutDownByItsOwn bool // after its own informer's
+		ErrFromItsOwn    string
+	}
+	shutDown := func(reg any) bool {
+		select {
+		case <-reg.(interface{ ShutdownChan() <-chan struct{} }).ShutdownChan():
+			return true
+		default:
+			return false
+		}
+	}
+	source := fcache.NewFakeControllerSource()
+	defer source.Shutdown()
+	var theirs, ours outcome
+	{
+		a := cache.NewSharedIndexInformer(source, &corev1.Pod{}, 0, cache.Indexers{})
+		b := cache.NewSharedIndexInformer(source, &corev1.Pod{}, 0, cache.Indexers{})
+		reg, err := b.AddEventHandler(cache.ResourceEventHandlerFuncs{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs.Err = errString(a.RemoveEventHandler(reg))
+		theirs.ShutDown = shutDown(reg)
+		theirs.ErrFromItsOwn = errString(b.RemoveEventHandler(reg))
+		theirs.ShutDownByItsOwn = shutDown(reg)
+	}
+	{
+		a := informer.NewSharedIndexInformer(source, &corev1.Pod{}, 0, informer.Indexers{})
+		b := informer.NewSharedIndexInformer(source, &corev1.Pod{}, 0, informer.Indexers{})
+		reg, err := b.AddEventHandler(informer.ResourceEventHandlerFuncs{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ours.Err = errString(a.RemoveEventHandler(reg))
+		ours.ShutDown = shutDown(reg)
+		ours.ErrFromItsOwn = errString(b.RemoveEventHandler(reg))
+		ours.ShutDownByItsOwn = shutDown(reg)
+	}
+	if diff := cmp.Diff(theirs, ours); diff != "" {
+		t.Errorf("(-client-go +ours):\n%s", diff)
+	}
+	if want := (outcome{Err: "<nil>", ErrFromItsOwn: "<nil>", ShutDownByItsOwn: true}); theirs != want {
+		t.Errorf("client-go behaves otherwise than this test (and RemoveEventHandler's comment) assumes: %+v", theirs)
+	}
+}
+
 type foreignRegistration struct{}
 
 func (foreignRegistration) HasSynced() bool                        { return true }

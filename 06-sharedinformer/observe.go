@@ -165,7 +165,12 @@ func (q *observedQueue) Resync() error {
 }
 
 // Bookmark passes a watch bookmark on to a queue that takes them (a
-// RealFIFO); a DeltaFIFO does not, and the reflector then calls nothing.
+// RealFIFO). The reflector calls it for every bookmark whatever the queue,
+// since the wrapper has the method (stage 02's handleWatch calls Bookmark on
+// any store that has it); a DeltaFIFO has none, so for one the wrapper does
+// what the reflector does for a store without it: nothing, and no error. It
+// reports nothing either, so the timeline shows bookmarks only where the
+// queue takes them.
 func (q *observedQueue) Bookmark(resourceVersion string) error {
 	bs, ok := q.inner.(interface{ Bookmark(string) error })
 	if !ok {

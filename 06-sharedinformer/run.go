@@ -1,7 +1,7 @@
 // Mirrors k8s.io/client-go v0.37.2 tools/cache/shared_informer.go:
 // sharedIndexInformer.Run, RunWithContext, HasStarted, HasSynced,
 // HasSyncedChecker, sharedIndexInformerDone, LastSyncResourceVersion,
-// IsStopped.
+// IsStopped; and sharedProcessorRunHook, its tests' hook, as processorRunHook.
 
 package informer
 
@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -30,14 +31,20 @@ func (s *sharedIndexInformer) Run(stopCh <-chan struct{}) {
 // producing. When RunWithContext returns, every goroutine it started has
 // ended, and the informer is stopped for good.
 //
-// A second call, like client-go's, reports the mistake and returns at once.
+// A second call reports the mistake through utilruntime.HandleError and
+// returns at once. client-go's returns at once too, but only logs it, at
+// info level ("Warning: the sharedIndexInformer has started, run more than
+// once is not allowed"), through the context's logger. Ours also tells the
+// first call from the second in one step under startedLock (start), where
+// client-go checks HasStarted, lets go of the lock, and takes it again to
+// start: two concurrent calls can both pass there, both start a controller,
+// and the second to sync closes synced again and panics.
 func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	defer utilruntime.HandleCrashWithContext(ctx)
-	if s.HasStarted() {
-		utilruntime.HandleErrorWithContext(ctx, errors.New("the sharedIndexInformer has started, run more than once is not allowed"), "Informer not run again")
+	if err := s.start(); errors.Is(err, errRunTwice) {
+		utilruntime.HandleErrorWithContext(ctx, err, "Informer not run again")
 		return
-	}
-	if err := s.start(); err != nil {
+	} else if err != nil {
 		utilruntime.HandleErrorWithContext(ctx, err, "Informer not started")
 		return
 	}
@@ -46,7 +53,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	var wg wait.Group
 	defer wg.Wait()                                         // for the processor and the sync watcher
 	defer stopProcessor(errors.New("informer is stopping")) // after the controller returned
-	wg.StartWithContext(processorStopCtx, s.processor.Run)
+	wg.StartWithContext(processorStopCtx, s.runProcessor)
 	wg.Start(func() {
 		select {
 		case <-ctx.Done():
@@ -62,11 +69,33 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	s.controller.RunWithContext(ctx)
 }
 
-// start builds the queue and the controller and marks the informer started.
+// processorRunHook, set by tests only, runs on the processor's goroutine
+// before the processor starts its listeners: client-go's
+// sharedProcessorRunHook, with which its tests make the processor start
+// late. client-go's sits in sharedProcessor.run; ours where the informer
+// starts the processor, which is another package.
+var processorRunHook atomic.Pointer[func()]
+
+// runProcessor runs stage 05's processor until ctx ends.
+func (s *sharedIndexInformer) runProcessor(ctx context.Context) {
+	if hook := processorRunHook.Load(); hook != nil {
+		(*hook)()
+	}
+	s.processor.Run(ctx)
+}
+
+// errRunTwice is what start answers the second Run, in client-go's words.
+var errRunTwice = errors.New("the sharedIndexInformer has started, run more than once is not allowed")
+
+// start claims the one run and builds the queue and the controller, in one
+// step under startedLock: of two concurrent Runs, exactly one gets past it.
 // After it, the settings it read can no longer change.
 func (s *sharedIndexInformer) start() error {
 	s.startedLock.Lock()
 	defer s.startedLock.Unlock()
+	if s.started {
+		return errRunTwice
+	}
 
 	fifo, err := newQueueFIFO(s.queueKind, s.objectType, s.indexer, s.transform)
 	if err != nil {

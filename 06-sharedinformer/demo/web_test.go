@@ -36,6 +36,19 @@ func TestWebView(t *testing.T) {
 			return called["audit"] && called["metrics"] && called["late"]
 		})
 		st.CheckRows(t, d.Out.String())
+		// Every listener the page is told of is a handler's, with its
+		// name: the story's own rows (slow's STALLS) declare none.
+		states := []webview.State{st.Snapshot.State}
+		for _, m := range st.Messages() {
+			states = append(states, m.State)
+		}
+		for _, s := range states {
+			for _, l := range s.Listeners {
+				if l.Name == "" {
+					t.Fatalf("the stream shows a listener without a name: %+v", s.Listeners)
+				}
+			}
+		}
 		journeys := webviewtest.Journeys(st.Snapshot, st.Messages())
 		for _, h := range []string{"audit", "metrics", "late"} {
 			want := fmt.Sprint([]string{"apiserver", "reflector", "queue", "indexer", "processor", "listener:" + h, "handler:" + h})
@@ -68,6 +81,7 @@ func startWebDemo(t *testing.T) *webviewtest.Demo {
 // a pod, compact, restore, and see the relist; then a screenshot.
 func browse(t *testing.T, d *webviewtest.Demo) {
 	p := webviewtest.Open(t, d.URL, "create")
+	checkLanesNamed(t, p)
 	cache, relists := p.Counter("cache"), p.Counter("relists")
 
 	name := regexp.MustCompile(`web-\d+`).FindString(p.Press("create", "created web-"))
@@ -87,6 +101,7 @@ func browse(t *testing.T, d *webviewtest.Demo) {
 	p.Poll("the missed delete reaching a handler as a tombstone",
 		`Object.values(webview.journeys).some(j => j.key === "stage06/`+deleted+`" && j.label.endsWith("OnDelete") && j.lanes.includes("indexer"))`)
 	p.Poll("the page catches up", webviewtest.CaughtUp)
+	checkLanesNamed(t, p)
 
 	// The screenshot: a slow handler falling behind, and a pod in flight,
 	// in slow motion, paused.
@@ -116,5 +131,16 @@ func TestCtrlCEndsTheWebViewAndExitsZero(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("the output lacks %q after Ctrl-C:\n%s", want, out)
 		}
+	}
+}
+
+// checkLanesNamed fails the test if the page draws a per-listener lane (a
+// ring, a handler) with no handler's name: one the story's own rows made
+// up, whose ring would only grow and whose HasSynced would stay ✗.
+func checkLanesNamed(t *testing.T, p *webviewtest.Page) {
+	t.Helper()
+	unnamed := p.Poll("the per-listener lanes' names", `JSON.stringify([...document.querySelectorAll('.lane')].map(l => l.dataset.lane).filter(id => id.endsWith(':')))`)
+	if unnamed != "[]" {
+		t.Errorf("the page shows lanes without a handler's name: %s", unnamed)
 	}
 }

@@ -200,9 +200,16 @@ func processorRow(m *model, r timeline.Row, msg *Message) {
 
 // handlerRow: a listener's goroutine calls its handler with the oldest
 // notification of its ring. Calls to one handler are sequential, so the
-// previous call has returned.
+// previous call has returned. Only the Observer's rows are calls, and they
+// name their handler; a row of the layer that names none is the demo's
+// own note about a handler (stage 06's STALLS), which moves nothing. Folded
+// as a call, it declared a listener named "", whose ring then got a copy
+// of every notification and was never drained.
 func handlerRow(m *model, r timeline.Row, msg *Message) {
 	name := r.Fields[FieldHandler]
+	if name == "" {
+		return
+	}
 	m.addListener(name)
 	ring, call := LaneListener+":"+name, LaneHandler+":"+name
 	for _, prev := range m.tokens {

@@ -64,6 +64,9 @@ func story(tl *timeline.Timeline, srv *webview.Server) {
 		obs("processor", "replay", pod, "68", "late", "late: rv=68 isInInitialList=true")
 	}
 	obs("handler", "OnAdd", "ns/web-1", "68", "late", "late: rv=68 isInInitialList=true")
+	// The demo's own note about a handler (stage 06's STALLS): no call, no
+	// listener of its own.
+	tl.Event("handler", "STALLS", "ns/web-1", "late: stuck in OnAdd until the demo releases it")
 
 	tl.Step("Lose the connection while a pod is deleted")
 	tl.Event("demo", "CUT", "the informer's connection", "its watch ends")

@@ -1,0 +1,292 @@
+package informer_test
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	fcache "k8s.io/client-go/tools/cache/testing"
+
+	informer "informer-from-scratch/06-sharedinformer"
+)
+
+// rvLog records, per object, the resourceVersions one handler was given
+// (OnAdd, then each OnUpdate's new object), in the order it got them.
+type rvLog struct {
+	mu  sync.Mutex
+	rvs map[string][]string
+}
+
+func newRVLog() *rvLog { return &rvLog{rvs: map[string][]string{}} }
+
+func (l *rvLog) record(obj any) {
+	pod := obj.(*corev1.Pod)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.rvs[pod.Name] = append(l.rvs[pod.Name], pod.ResourceVersion)
+}
+
+func (l *rvLog) handler() informer.ResourceEventHandlerFuncs {
+	return informer.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { l.record(obj) },
+		UpdateFunc: func(_, newObj any) { l.record(newObj) },
+		DeleteFunc: func(any) {},
+	}
+}
+
+// of is what the handler got for name so far.
+func (l *rvLog) of(name string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.rvs[name])
+}
+
+// last is the last resourceVersion the handler got for name.
+func (l *rvLog) last(name string) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	rvs := l.rvs[name]
+	if len(rvs) == 0 {
+		return ""
+	}
+	return rvs[len(rvs)-1]
+}
+
+// TestHandlersAddedWhileEventsFlowSeeTheCacheThenEveryChange: handlers
+// join one after another while a source streams updates to many objects as
+// fast as the informer takes them. Each must get the cache as it was at its
+// join, then every later change. Checked per object: the resourceVersions
+// the handler got are the server's, in order, from its first one onward,
+// nothing missed and nothing repeated.
+//
+// That is what holding blockDeltas through the replay buys. The late-join
+// tests on a fake clock never overlap a replay with event processing, so
+// releasing the lock right after AddListener, or dropping it, passed them
+// all. Here, the first lets a change reach the new handler both as a
+// notification and in the replay, or before the replay's older state; the
+// second also lets a change fall between reading the cache and adding the
+// listener. Each turned this test red in every run (6 of 6, and 3 of 3
+// under -race for the first); the real code passes.
+func TestHandlersAddedWhileEventsFlowSeeTheCacheThenEveryChange(t *testing.T) {
+	const objects, handlers = 2000, 20
+
+	source := fcache.NewFakeControllerSource()
+	server := map[string][]string{} // per object, its resourceVersions on the server
+	pod := func(i, generation int) *corev1.Pod {
+		p := newPod(fmt.Sprintf("pod-%03d", i), "app")
+		p.Labels["generation"] = strconv.Itoa(generation)
+		return p
+	}
+	for i := range objects {
+		p := pod(i, 0)
+		source.Add(p)
+		server[p.Name] = append(server[p.Name], p.ResourceVersion)
+	}
+
+	inf := informer.NewSharedIndexInformer(source, &corev1.Pod{}, 0, informer.Indexers{})
+	ctx, cancel := context.WithCancel(context.Background())
+	var running sync.WaitGroup
+	running.Go(func() { inf.RunWithContext(ctx) })
+	defer func() {
+		cancel()
+		running.Wait()
+		source.Shutdown()
+	}()
+	if !informer.WaitForCacheSync(ctx.Done(), inf.HasSynced) {
+		t.Fatal("the informer did not sync")
+	}
+
+	// The producer updates the objects in turn, on its own goroutine, until
+	// the last handler has joined. The test adds a handler each time a
+	// first handler has been told of another pace updates, so the joins
+	// are spread over the stream, and each overlaps its processing.
+	const pace = 500
+	progress := make(chan struct{}, 1)
+	var counted atomic.Int64
+	if _, err := inf.AddEventHandler(informer.ResourceEventHandlerFuncs{UpdateFunc: func(_, _ any) {
+		if counted.Add(1)%pace == 0 {
+			select {
+			case progress <- struct{}{}:
+			default: // the test has not taken the last one yet
+			}
+		}
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	joined := make(chan struct{})
+	var producer sync.WaitGroup
+	producer.Go(func() {
+		for u := 0; ; u++ {
+			select {
+			case <-joined:
+				return
+			default:
+			}
+			p := pod(u%objects, u/objects+1)
+			source.Modify(p) // sets p's resourceVersion
+			server[p.Name] = append(server[p.Name], p.ResourceVersion)
+		}
+	})
+	logs := make([]*rvLog, 0, handlers)
+	for range handlers {
+		<-progress
+		l := newRVLog()
+		if _, err := inf.AddEventHandler(l.handler()); err != nil {
+			t.Fatalf("AddEventHandler: %v", err)
+		}
+		logs = append(logs, l)
+	}
+	close(joined)
+	producer.Wait()
+	// A last round, after every join: each handler's last version of each
+	// object is now the server's last, unless it missed that update.
+	for i := range objects {
+		p := pod(i, -1)
+		source.Modify(p)
+		server[p.Name] = append(server[p.Name], p.ResourceVersion)
+	}
+
+	// Wait until every handler has every object's last resourceVersion.
+	caughtUp := func(context.Context) (bool, error) {
+		for _, l := range logs {
+			for name, rvs := range server {
+				if l.last(name) != rvs[len(rvs)-1] {
+					return false, nil
+				}
+			}
+		}
+		return true, nil
+	}
+	waitErr := wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, 30*time.Second, true, caughtUp)
+
+	for h, l := range logs {
+		failures := 0
+		for _, name := range slices.Sorted(maps.Keys(server)) {
+			if err := fromJoinOnward(server[name], l.of(name)); err != nil {
+				if failures++; failures <= 3 {
+					t.Errorf("handler %d of %d, %s: %v", h+1, len(logs), name, err)
+				}
+			}
+		}
+		if failures > 3 {
+			t.Errorf("handler %d of %d: and %d more objects like that", h+1, len(logs), failures-3)
+		}
+	}
+	if waitErr != nil && !t.Failed() {
+		t.Errorf("the handlers did not catch up with the server: %v", waitErr)
+	}
+}
+
+// fromJoinOnward checks that got, the resourceVersions a late handler got
+// for one object, is the object's server history from got's first entry to
+// the end.
+func fromJoinOnward(server, got []string) error {
+	if len(got) == 0 {
+		return fmt.Errorf("never heard of it (server: %d versions, last %s)", len(server), server[len(server)-1])
+	}
+	start := slices.Index(server, got[0])
+	if start < 0 {
+		return fmt.Errorf("its first version %s is none of the server's", got[0])
+	}
+	want := server[start:]
+	for i := range max(len(got), len(want)) {
+		switch {
+		case i >= len(got):
+			return fmt.Errorf("got %d versions from %s, the server has %d from there: the last ones, from %s, are missing", len(got), got[0], len(want), want[i])
+		case i >= len(want):
+			return fmt.Errorf("got %s after the server's last version %s", got[i], want[len(want)-1])
+		case got[i] != want[i]:
+			return fmt.Errorf("after %v got %s, the server's next version is %s (missed or repeated)", got[max(0, i-2):i], got[i], want[i])
+		}
+	}
+	return nil
+}
+
+// TestALateHandlersHasSyncedCountsItsWholeReplayWhenTheProcessorStartsLate:
+// a handler added after Run, but before the processor's goroutine has
+// started the listeners, is given the cache (the informer has synced:
+// with no handler yet, nothing waited for the processor). Its listener is
+// then in the processor's map when the processor starts, in the middle of
+// the replay. If the processor started its watchSynced then, as client-go's
+// sharedProcessor.run does for every listener, the listener would learn
+// that its upstream has synced while the rest of the replay is not counted
+// yet: once the first replayed object is handled, the count is zero, and
+// HasSynced turns true for good before the handler has seen the cache.
+// Ours starts that watchSynced only after the replay (StartWatchSynced).
+//
+// The processor's start is held back by the informer's test hook (as
+// client-go's tests do with sharedProcessorRunHook), and the replay is
+// paused between its two objects by an Observer, so the interleaving is
+// placed exactly.
+func TestALateHandlersHasSyncedCountsItsWholeReplayWhenTheProcessorStartsLate(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		startProcessor := make(chan struct{})
+		defer informer.SetProcessorRunHook(func() { <-startProcessor })()
+
+		source := fcache.NewFakeControllerSource()
+		source.Add(newPod("a", "web"))
+		source.Add(newPod("b", "web"))
+		var replayed atomic.Int32
+		secondReplay := make(chan struct{})
+		inf := informer.NewSharedIndexInformerWithOptions(source, &corev1.Pod{}, informer.SharedIndexInformerOptions{
+			Observer: func(o informer.Observation) {
+				if o.Op == "replay" && replayed.Add(1) == 2 {
+					<-secondReplay
+				}
+			},
+		})
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		wg.Go(func() { inf.RunWithContext(ctx) })
+		synctest.Wait()
+		if !inf.HasSynced() {
+			t.Fatal("the informer, with no handler, did not sync before its processor started: the interleaving this test needs cannot happen")
+		}
+
+		var handled atomic.Int32
+		inSecond := make(chan struct{})
+		handler := informer.ResourceEventHandlerFuncs{AddFunc: func(any) {
+			if handled.Add(1) == 2 {
+				<-inSecond
+			}
+		}}
+		var reg informer.ResourceEventHandlerRegistration
+		added := make(chan struct{})
+		go func() {
+			defer close(added)
+			var err error
+			if reg, err = inf.AddEventHandlerWithOptions(handler, informer.HandlerOptions{Name: "late"}); err != nil {
+				t.Error(err)
+			}
+		}()
+		synctest.Wait() // the replay's first Add waits for a listener that has not started
+		close(startProcessor)
+		synctest.Wait() // the first object is handled; the replay waits before the second
+		close(secondReplay)
+		<-added
+		synctest.Wait() // the handler is in OnAdd of the second object
+		if reg == nil {
+			t.FailNow()
+		}
+		if reg.HasSynced() {
+			t.Errorf("the registration's HasSynced is true while its handler is still in OnAdd of the second of the 2 replayed objects")
+		}
+		close(inSecond)
+		synctest.Wait()
+		if !reg.HasSynced() {
+			t.Errorf("the registration's HasSynced is false after its handler returned from OnAdd of every replayed object")
+		}
+		cancel()
+		wg.Wait()
+		source.Shutdown()
+	})
+}
