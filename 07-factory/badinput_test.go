@@ -154,6 +154,9 @@ func TestInformerForBadInput(t *testing.T) {
 				if tc.waited == "" && got != "" || tc.waited != "" && !strings.Contains(got, tc.waited) {
 					t.Errorf("WaitForCacheSyncWithContext(...).AsError() = %q, want it to name %q", got, tc.waited)
 				}
+				if tc.waited != "" && !inf.IsStopped() {
+					t.Errorf("the factory's informer still runs after cancel and Shutdown: Shutdown waits for every informer goroutine Start began")
+				}
 			})
 		})
 	}

@@ -153,6 +153,9 @@ func TestInformerForDuringAWaitMatchesClientGo(t *testing.T) {
 	if diff := cmp.Diff(theirs, ours); diff != "" {
 		t.Errorf("one part of a program waits for the caches while another asks for an informer (-client-go +ours):\n%s", diff)
 	}
+	if !ours.HandedOutDuringTheWait && !ours.ReturnedBeforeItsContextEnded {
+		t.Errorf("ours handed the informer out only once the test ended the wait, %v later: the wait held something InformerFor needs (the factory's lock?)", patience)
+	}
 }
 
 // doneWatcher is a context that says, by closing asked, when Done is first

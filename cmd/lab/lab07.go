@@ -11,8 +11,9 @@ var lab07 = &Lab{
 	Minutes: "30-60",
 	TODO: map[string]string{
 		"sharedInformerFactory.InformerFor": "a nil obj has no type to share by: report " +
-			"the error with utilruntime.HandleError and return failingInformer(err), which the " +
-			"factory does not keep. Otherwise, under f.lock, key by reflect.TypeOf(obj): a type " +
+			"an error that says \"InformerFor was given a nil object\" with " +
+			"utilruntime.HandleError and return failingInformer(err), which the factory does " +
+			"not keep. Otherwise, under f.lock, key by reflect.TypeOf(obj): a type " +
 			"in f.informers gets that informer, whatever newFunc is. The first call for a type " +
 			"builds it with build(newFunc, f.client, resync, type), resync being " +
 			"f.customResync's for the type or else f.defaultResync (on an error: HandleError it " +
@@ -32,7 +33,6 @@ var lab07 = &Lab{
 	// In the order they run (go test runs a package's test files in name
 	// order, and the example after the tests).
 	Tests: []string{
-		"TestNilClientIsAClearError",
 		"TestInformerForBadInput",
 		"TestWrongObjectTypeInInformerFor",
 		"TestConcurrentRequestsShareOneInformerLikeClientGo",
@@ -49,9 +49,9 @@ var lab07 = &Lab{
 	// An InformerFor without its lock is a data race that a run without
 	// -race may or may not show.
 	Flags: []string{"-race"},
-	// The skeleton's InformerFor returns nil: the bad-input tests say what
-	// is missing, and the first lister over a nil informer crashes, named
-	// with the line of the stage's code where it did.
-	Expect: []string{"AsError() = \"\", want the pod informer named",
+	// The skeleton's InformerFor returns nil: the bad-input test says so,
+	// and the first lister over a nil informer crashes, named with the line
+	// of the stage's code where it did.
+	Expect: []string{"InformerFor returned nil",
 		"running: (*podInformer).Lister at 07-factory/core/v1/pod.go"},
 }
