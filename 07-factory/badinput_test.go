@@ -154,6 +154,9 @@ func TestInformerForBadInput(t *testing.T) {
 				if tc.waited == "" && got != "" || tc.waited != "" && !strings.Contains(got, tc.waited) {
 					t.Errorf("WaitForCacheSyncWithContext(...).AsError() = %q, want it to name %q", got, tc.waited)
 				}
+				if tc.waited != "" && !inf.IsStopped() {
+					t.Errorf("the factory's informer still runs after cancel and Shutdown: Shutdown waits for every informer goroutine Start began")
+				}
 			})
 		})
 	}
@@ -173,10 +176,11 @@ func TestWrongObjectTypeInInformerFor(t *testing.T) {
 	objects := []runtime.Object{&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "not-a-pod"}}}
 	var theirPanic any
 	var ourErr error
+	var theirsShared, oursShared bool // the accessor hands out what InformerFor built
 	synctest.Test(t, func(t *testing.T) {
 		client := fake.NewClientset(objects...)
 		f := informers.NewSharedInformerFactory(client, 0)
-		f.InformerFor(&corev1.Pod{}, func(c kubernetes.Interface, resync time.Duration) cache.SharedIndexInformer {
+		built := f.InformerFor(&corev1.Pod{}, func(c kubernetes.Interface, resync time.Duration) cache.SharedIndexInformer {
 			return clientgocorev1.NewConfigMapInformer(c, "", resync, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 		})
 		pods := f.Core().V1().Pods()
@@ -185,13 +189,14 @@ func TestWrongObjectTypeInInformerFor(t *testing.T) {
 		f.StartWithContext(ctx)
 		f.WaitForCacheSyncWithContext(ctx)
 		theirPanic = panics(func() { _, _ = pods.Lister().Pods("a").List(labels.Everything()) })
+		theirsShared = storeOf(built) == storeOf(pods.Informer())
 		cancel()
 		f.Shutdown()
 	})
 	synctest.Test(t, func(t *testing.T) {
 		client := fake.NewClientset(objects...)
 		f := factory.NewSharedInformerFactory(client, 0)
-		f.InformerFor(&corev1.Pod{}, func(c kubernetes.Interface, resync time.Duration) informer.SharedIndexInformer {
+		built := f.InformerFor(&corev1.Pod{}, func(c kubernetes.Interface, resync time.Duration) informer.SharedIndexInformer {
 			return corev1informers.NewConfigMapInformer(c, "", resync, informer.Indexers{informer.NamespaceIndex: informer.MetaNamespaceIndexFunc})
 		})
 		pods := f.Core().V1().Pods()
@@ -200,11 +205,15 @@ func TestWrongObjectTypeInInformerFor(t *testing.T) {
 		f.StartWithContext(ctx)
 		f.WaitForCacheSyncWithContext(ctx)
 		_, ourErr = pods.Lister().Pods("a").List(labels.Everything())
+		oursShared = storeOf(built) == storeOf(pods.Informer())
 		cancel()
 		f.Shutdown()
 	})
-	if theirPanic == nil {
-		t.Errorf("client-go's lister did not panic; the comparison is out of date")
+	if theirPanic == nil || !theirsShared {
+		t.Errorf("client-go's pods accessor handed out the informer InformerFor built: %v, and its lister panicked: %v; the comparison is out of date", theirsShared, theirPanic)
+	}
+	if !oursShared {
+		t.Errorf("our pods accessor did not hand out the informer InformerFor built for *v1.Pod (client-go's did): a second InformerFor of a type must return the first one's informer")
 	}
 	if ourErr == nil || !strings.Contains(ourErr.Error(), "cached item is a *v1.ConfigMap, not a *v1.Pod") {
 		t.Errorf("our lister returned %v; want an error naming both types (client-go panics: %v)", ourErr, theirPanic)

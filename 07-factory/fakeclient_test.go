@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
@@ -62,8 +63,37 @@ func fakeCounts(client *fake.Clientset) map[string]int {
 // clientset of its own holding the same objects, two parts of a program
 // share the pods informer; creates, updates and deletes go through the
 // clientset; and the handlers' calls, the listers' answers, the list and
-// watch actions per resource, and the sync results must be the same.
+// watch actions per resource, and the sync results must be the same. Once
+// with the factories' defaults, once with a transform (WithTransform) that
+// keeps only the app label: the factory sets it on every informer it
+// builds, so the listers, asked by tier, find nothing to match.
 func TestFakeClientsetMatchesClientGo(t *testing.T) {
+	for _, sc := range []struct {
+		name string
+		o    options
+	}{
+		{"the defaults", options{}},
+		{"a transform that keeps only the app label", options{transform: keepOnlyAppLabel}},
+	} {
+		t.Run(sc.name, func(t *testing.T) { fakeClientsetScenario(t, sc.o) })
+	}
+}
+
+// keepOnlyAppLabel is a transform that drops every label but app.
+func keepOnlyAppLabel(obj any) (any, error) {
+	if m, err := meta.Accessor(obj); err == nil {
+		if app, ok := m.GetLabels()["app"]; ok {
+			m.SetLabels(map[string]string{"app": app})
+		} else {
+			m.SetLabels(nil)
+		}
+	}
+	return obj, nil
+}
+
+// fakeClientsetScenario is TestFakeClientsetMatchesClientGo's scenario,
+// with both factories built with o.
+func fakeClientsetScenario(t *testing.T, o options) {
 	type outcome struct {
 		Synced         map[string]bool
 		SyncErr        string
@@ -76,7 +106,7 @@ func TestFakeClientsetMatchesClientGo(t *testing.T) {
 	run := func(t *testing.T, newSide func(kubernetes.Interface, options) *side) (out outcome) {
 		synctest.Test(t, func(t *testing.T) {
 			client := fake.NewClientset(fakeObjects()...)
-			s := newSide(client, options{})
+			s := newSide(client, o)
 			recorders := map[string]*testenv.Recorder{}
 			var order []string
 			synced := map[string]func() bool{}
@@ -144,6 +174,9 @@ func TestFakeClientsetMatchesClientGo(t *testing.T) {
 	theirs, ours := run(t, newClientGoSide), run(t, newOurSide)
 	if !theirs.Synced["*v1.Pod"] || len(theirs.Calls["part A: pods"]) < 6 {
 		t.Fatalf("client-go's factory did not sync on the fake clientset as expected; the test's premise is out of date: %+v", theirs)
+	}
+	if byTier := theirs.Listers[`deployments ns="" selector="app=web,tier=front"`]; (o.transform != nil) != (len(byTier) == 0) {
+		t.Fatalf("client-go's deployment lister, asked by tier with transform %v, answered %q; the test's premise is out of date", o.transform != nil, byTier)
 	}
 	if diff := cmp.Diff(theirs, ours); diff != "" {
 		t.Errorf("on kubernetes/fake (-client-go +ours):\n%s", diff)

@@ -40,6 +40,8 @@ import (
 // informer returned is not the factory's and never starts), a nil newFunc,
 // or a newFunc that returns nil (the failing informer then stands for the
 // type, so WaitForCacheSync names it).
+//
+//lab:07
 func (f *sharedInformerFactory) InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) informer.SharedIndexInformer {
 	if obj == nil {
 		err := errors.New("factory: InformerFor was given a nil object: it has no type to share an informer by")

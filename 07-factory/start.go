@@ -19,6 +19,8 @@ func (f *sharedInformerFactory) Start(stopCh <-chan struct{}) {
 // wait for anything, so it may be called again after more informers have
 // been requested; an informer already started is left alone (running it
 // twice would be stage 06's error). After Shutdown it does nothing.
+//
+//lab:07
 func (f *sharedInformerFactory) StartWithContext(ctx context.Context) {
 	f.lock.Lock()
 	defer f.lock.Unlock()

@@ -61,8 +61,24 @@ func (f *sharedInformerFactory) WaitForCacheSync(stopCh <-chan struct{}) map[ref
 // started are not waited for and not reported: a wait for an informer that
 // nobody started would never end (the most common way to hang a controller
 // at start, kubernetes#92777).
+//
+// It copies the started informers under the lock and waits holding none,
+// as client-go does: a wait may last as long as ctx, and meanwhile other
+// parts of the program ask the factory for informers and Start them.
+//
+//lab:07
 func (f *sharedInformerFactory) WaitForCacheSyncWithContext(ctx context.Context) SyncResult {
-	started := f.startedSnapshot()
+	started := func() map[reflect.Type]informer.SharedIndexInformer {
+		f.lock.Lock()
+		defer f.lock.Unlock()
+		started := map[reflect.Type]informer.SharedIndexInformer{}
+		for informerType, inf := range f.informers {
+			if f.startedInformers[informerType] {
+				started[informerType] = inf
+			}
+		}
+		return started
+	}()
 
 	checkers := make([]informer.DoneChecker, 0, len(started))
 	for _, inf := range started {
@@ -82,17 +98,4 @@ func (f *sharedInformerFactory) WaitForCacheSyncWithContext(ctx context.Context)
 		res.Err = context.Cause(ctx)
 	}
 	return res
-}
-
-// startedSnapshot copies the started informers, so the wait holds no lock.
-func (f *sharedInformerFactory) startedSnapshot() map[reflect.Type]informer.SharedIndexInformer {
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	started := map[reflect.Type]informer.SharedIndexInformer{}
-	for informerType, inf := range f.informers {
-		if f.startedInformers[informerType] {
-			started[informerType] = inf
-		}
-	}
-	return started
 }

@@ -61,7 +61,7 @@ func (g *grade) passed(l *Lab) bool {
 // (make test grades skeletons and wrong answers that way, without writing
 // them into the tree), and returns the outcome and go test's raw output.
 func runChecks(root string, l *Lab, overlay string, extra ...string) (*grade, string, error) {
-	args := append([]string{"test", "-count=1", "-json", "-timeout", l.Timeout, "-run", l.runPattern()}, extra...)
+	args := append(append([]string{"test", "-json", "-timeout", l.Timeout}, l.goTestArgs()...), extra...)
 	if overlay != "" {
 		args = append(args, "-overlay", overlay)
 	}
@@ -196,6 +196,9 @@ func (g *grade) report(w io.Writer, l *Lab, m messages) {
 				fmt.Fprintf(w, "      %s\n", m.hung)
 			}
 			if shown >= fullFailures {
+				// Past the budget, still the panic: it is why the tests
+				// after it did not run, and their lines say "see above".
+				printLines(w, condensePanic(panicPart(s.output), l.Stage), m)
 				continue
 			}
 			shown++

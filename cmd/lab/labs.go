@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -24,13 +25,16 @@ type Lab struct {
 	Tests    []string
 	// Timeout bounds one check; a body that never returns fails, not hangs.
 	Timeout string
+	// Flags are go test flags the check adds: -race for a lab whose wrong
+	// answers include a data race.
+	Flags []string
 	// Expect are phrases the graded tests print on the skeleton: make test
 	// checks a learner who starts the lab sees them (the scenario, both sides).
 	Expect []string
 }
 
 // labs are the labs, one per stage that has one, in stage order.
-var labs = []*Lab{lab01, lab02, lab03, lab04, lab05}
+var labs = []*Lab{lab01, lab02, lab03, lab04, lab05, lab07}
 
 // lookup returns lab n, or an error listing the labs there are.
 func lookup(n int) (*Lab, error) {
@@ -89,6 +93,12 @@ func (l *Lab) files(root string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// goTestArgs are go test's arguments for a check, but for -json, -timeout,
+// an overlay and the packages.
+func (l *Lab) goTestArgs() []string {
+	return slices.Concat([]string{"-count=1"}, l.Flags, []string{"-run", l.runPattern()})
 }
 
 // runPattern is the -run pattern that selects exactly the graded tests.

@@ -192,7 +192,7 @@ func check(w io.Writer, root string, l *Lab, overlay string, m messages) error {
 		return err
 	}
 	g.report(w, l, m)
-	fmt.Fprintf(w, "\n(go test -count=1 -run '%s' %s)\n", l.runPattern(), strings.Join(l.Packages, " "))
+	fmt.Fprintf(w, "\n(go test -count=1 %s-run '%s' %s)\n", flagsOf(l), l.runPattern(), strings.Join(l.Packages, " "))
 	if !g.passed(l) {
 		return errFailed
 	}
@@ -256,4 +256,12 @@ func restore(w io.Writer, root string, l *Lab, m messages) error {
 	rel, _ := filepath.Rel(root, attempt)
 	fmt.Fprintf(w, m.restored+"\n", l.N, strings.Join(files, ", "), rel)
 	return nil
+}
+
+// flagsOf is the lab's own go test flags as the printed command shows them.
+func flagsOf(l *Lab) string {
+	if len(l.Flags) == 0 {
+		return ""
+	}
+	return strings.Join(l.Flags, " ") + " "
 }

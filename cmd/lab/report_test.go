@@ -64,3 +64,36 @@ func TestReportSaysATestTimedOut(t *testing.T) {
 		t.Errorf("the report shows the goroutine dump:\n%s", out.String())
 	}
 }
+
+// TestReportShowsAPanicPastTheFailuresShownInFull: a test that panics ends
+// the test binary, and the tests after it are listed as "did not run ...
+// see above". Past the failures shown in full, the panic must still be
+// above them, condensed.
+func TestReportShowsAPanicPastTheFailuresShownInFull(t *testing.T) {
+	l := &Lab{N: 9, Title: "t", Stage: "09-stage", Tests: []string{"TestA", "TestB", "TestC", "TestD"}}
+	var events strings.Builder
+	for _, name := range []string{"TestA", "TestB"} {
+		events.WriteString(`{"Action":"run","Test":"` + name + `"}` + "\n")
+		events.WriteString(`{"Action":"output","Test":"` + name + `","Output":"    x_test.go:1: ` + name + ` differs\n"}` + "\n")
+		events.WriteString(`{"Action":"fail","Test":"` + name + `"}` + "\n")
+	}
+	events.WriteString(`{"Action":"run","Test":"TestC"}
+{"Action":"output","Test":"TestC","Output":"panic: runtime error: invalid memory address or nil pointer dereference [recovered, repanicked]\n"}
+{"Action":"output","Test":"TestC","Output":"\n"}
+{"Action":"output","Test":"TestC","Output":"goroutine 15 [running]:\n"}
+{"Action":"output","Test":"TestC","Output":"x/09-stage/sub.(*thing).Lister(0xc000698a50)\n"}
+{"Action":"output","Test":"TestC","Output":"\t/r/09-stage/sub/thing.go:127 +0x64\n"}
+{"Action":"fail","Test":"TestC"}
+`)
+	g := parseEvents(strings.NewReader(events.String()), l)
+	var out bytes.Buffer
+	g.report(&out, l, english)
+	for _, want := range []string{"✗ TestC", "panic: runtime error: invalid memory address", "running: (*thing).Lister at 09-stage/sub/thing.go:127", "? TestD"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the report does not say %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "goroutine 15") {
+		t.Errorf("the report shows the goroutine dump:\n%s", out.String())
+	}
+}

@@ -250,7 +250,7 @@ func stubBody(lab int, name, todo string, fd *ast.FuncDecl) string {
 // interfaceTypes are other packages' interface types that marked functions
 // return. The parser alone cannot tell an interface from a struct; a stub
 // reads better returning nil than *new(runtime.Object).
-var interfaceTypes = map[string]bool{"runtime.Object": true, "watch.Interface": true}
+var interfaceTypes = map[string]bool{"runtime.Object": true, "watch.Interface": true, "informer.SharedIndexInformer": true}
 
 // zeroValue writes the zero value of a result type as Go source.
 func zeroValue(t ast.Expr) string {
