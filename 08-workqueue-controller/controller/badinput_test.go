@@ -16,6 +16,7 @@ import (
 
 	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/08-workqueue-controller/observe"
 	"informer-from-scratch/internal/crd"
 	"informer-from-scratch/internal/demo"
 	"informer-from-scratch/internal/testenv"
@@ -87,7 +88,7 @@ func TestBadObjectsAreReportedNotFatal(t *testing.T) {
 
 				recorder := fakeRecorder()
 				tr := newTrace()
-				r := start(t, s, w.kube, w.dyn, fakeNS, 2, controller.Options{Recorder: recorder, Observer: tr.observe})
+				r := start(t, s, w.kube, w.dyn, fakeNS, 2, controller.Options{Recorder: recorder}, tr)
 				time.Sleep(time.Second) // the taken name's retries: 5ms, 10ms… up to 640ms
 				synctest.Wait()
 				r.stop(t, s.name)
@@ -98,7 +99,7 @@ func TestBadObjectsAreReportedNotFatal(t *testing.T) {
 				}
 				res := result{World: world.summary(), Reconciles: map[string]int{}}
 				for _, st := range tr.snapshot() {
-					if st.Layer == controller.LayerWorker && st.Op == "sync" {
+					if st.Layer == observe.LayerWorker && st.Op == "sync" {
 						res.Reconciles[st.Key]++
 					}
 				}

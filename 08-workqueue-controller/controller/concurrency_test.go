@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/08-workqueue-controller/observe"
 	"informer-from-scratch/internal/crd"
 	"informer-from-scratch/internal/testenv"
 )
@@ -39,7 +40,7 @@ func TestWorkersNeverReconcileOneKeyAtOnce(t *testing.T) {
 				}
 				w := newFakeWorld(foos...)
 				tr := newTrace()
-				r := start(t, s, w.kube, w.dyn, fakeNS, 8, controller.Options{Recorder: fakeRecorder(), Observer: tr.observe})
+				r := start(t, s, w.kube, w.dyn, fakeNS, 8, controller.Options{Recorder: fakeRecorder()}, tr)
 				rnd := rand.New(rand.NewPCG(3, 4))
 				ctx := context.Background()
 				for n := range 1000 {
@@ -62,7 +63,7 @@ func TestWorkersNeverReconcileOneKeyAtOnce(t *testing.T) {
 				r.stop(t, s.name)
 				syncs, hot := 0, 0
 				for _, st := range tr.snapshot() {
-					if st.Layer == controller.LayerWorker && st.Op == "sync" {
+					if st.Layer == observe.LayerWorker && st.Op == "sync" {
 						syncs++
 						if st.Key == fakeNS+"/foo-0" {
 							hot++

@@ -1,22 +1,18 @@
 // Mirrors kubernetes/sample-controller controller.go: controllerAgentName,
 // the Event reasons and messages, FieldManager, Controller and
-// NewController; and main.go's clients, for NewForConfig.
+// NewController.
 
 package controller
 
 import (
 	"errors"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/record"
 
-	informer "informer-from-scratch/06-sharedinformer"
-	"informer-from-scratch/08-workqueue-controller/workqueue"
 	"informer-from-scratch/internal/crd"
 )
 
@@ -39,48 +35,6 @@ const (
 	// makes, so the server's managedFields say which fields it owns.
 	FieldManager = controllerAgentName
 )
-
-// QueueName names the workqueue, and so its metrics.
-const QueueName = "Foos"
-
-// DefaultDrainTimeout is how long, at shutdown, the reconciles in flight
-// are given to finish before their context is cancelled.
-const DefaultDrainTimeout = 30 * time.Second
-
-// Queue is the controller's workqueue: rate-limited, of Foo keys. Ours
-// (08-workqueue-controller/workqueue) by default; client-go's satisfies the
-// same interface, which the tests use.
-type Queue = workqueue.TypedRateLimitingInterface[informer.ObjectName]
-
-// RateLimiter decides how long a failed key waits before it is retried.
-type RateLimiter = workqueue.TypedRateLimiter[informer.ObjectName]
-
-// Options are a Controller's optional settings.
-type Options struct {
-	// Namespace limits NewForConfig's informers to one namespace; "" is
-	// every namespace. (NewController takes the Informers as they are.)
-	Namespace string
-	// Observer, if set, receives every Step: each key's path from handler
-	// to write.
-	Observer Observer
-	// RateLimiter is the queue's; nil means our
-	// workqueue.DefaultTypedControllerRateLimiter.
-	RateLimiter RateLimiter
-	// NewQueue builds the workqueue around the rate limiter it is given (the
-	// controller wraps RateLimiter to observe it). nil means ours, named
-	// QueueName, reporting to MetricsProvider.
-	NewQueue func(limiter RateLimiter) Queue
-	// MetricsProvider receives the default queue's metrics; nil means the
-	// one given to workqueue.SetProvider (by default, none).
-	MetricsProvider workqueue.MetricsProvider
-	// Recorder records the controller's Events; nil means one that writes
-	// them to the API server through the kube client (and that Run shuts
-	// down when it returns).
-	Recorder record.EventRecorder
-	// DrainTimeout bounds the wait for the reconciles in flight at
-	// shutdown; 0 means DefaultDrainTimeout.
-	DrainTimeout time.Duration
-}
 
 // Controller is the controller implementation for Foo resources: it keeps,
 // for every Foo, a Deployment called spec.deploymentName with spec.replicas
@@ -124,10 +78,12 @@ type Controller struct {
 	// on an event broadcaster and shuts down when it returns.
 	recorder record.EventRecorder
 
-	observe Observer
-	// queueRows orders the workqueue's Steps, when there is an observer:
-	// see lockQueueRows.
-	queueRows    sync.Mutex
+	// sync is syncHandler, recovered from panics and decorated
+	// (Options.Seams.Sync): what processNextWorkItem calls.
+	sync SyncFunc
+	// wrapRecorder is Options.Seams.Recorder, for the recorder Run
+	// makes.
+	wrapRecorder func(record.EventRecorder) record.EventRecorder
 	drainTimeout time.Duration
 	// state is stateNew until Run or ShutDown claims the controller.
 	state atomic.Int32
@@ -159,50 +115,32 @@ func NewController(kubeClient kubernetes.Interface, dynamicClient dynamic.Interf
 		fooclient:     dynamicClient.Resource(crd.Foo.GVR()),
 		informers:     informers,
 		recorder:      opts.Recorder,
-		observe:       opts.Observer,
+		wrapRecorder:  opts.Seams.Recorder,
 		drainTimeout:  opts.DrainTimeout,
+	}
+	c.sync = c.syncHandlerWithRecover
+	if opts.Seams.Sync != nil {
+		c.sync = opts.Seams.Sync(c.sync)
+	}
+	if opts.Seams.Informers != nil {
+		c.informers = opts.Seams.Informers(informers)
 	}
 	if c.drainTimeout <= 0 {
 		c.drainTimeout = DefaultDrainTimeout
 	}
 	limiter := opts.RateLimiter
 	if limiter == nil {
-		limiter = workqueue.DefaultTypedControllerRateLimiter[informer.ObjectName]()
+		limiter = DefaultRateLimiter()
 	}
 	newQueue := opts.NewQueue
 	if newQueue == nil {
-		newQueue = func(limiter RateLimiter) Queue {
-			return workqueue.NewTypedRateLimitingQueueWithConfig(limiter, workqueue.TypedRateLimitingQueueConfig[informer.ObjectName]{
-				Name:            QueueName,
-				MetricsProvider: opts.MetricsProvider,
-			})
-		}
+		newQueue = DefaultQueue(opts.MetricsProvider)
 	}
-	c.workqueue = newQueue(observedLimiter{TypedRateLimiter: limiter, c: c})
+	c.workqueue = newQueue(limiter)
 
-	if err := informers.AddEventHandlers(c.fooHandler(), c.deploymentHandler()); err != nil {
+	if err := c.informers.AddEventHandlers(c.fooHandler(), c.deploymentHandler()); err != nil {
 		c.workqueue.ShutDown()
 		return nil, err
 	}
 	return c, nil
-}
-
-// NewForConfig returns a controller on our stages for the cluster cfg
-// points at: its clients, NewInformers (in opts.Namespace) and, unless
-// opts says otherwise, our workqueue. Any rest.Config works, so a caller
-// can put a proxy between the controller and the API server (the demo's
-// fault injection; the chaos harness).
-func NewForConfig(cfg *rest.Config, opts Options) (*Controller, error) {
-	if cfg == nil {
-		return nil, errors.New("controller: NewForConfig needs a rest.Config")
-	}
-	kubeClient, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
-	dynamicClient, err := dynamic.NewForConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return NewController(kubeClient, dynamicClient, NewInformers(kubeClient, dynamicClient, opts.Namespace), opts)
 }

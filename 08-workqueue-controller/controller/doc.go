@@ -55,7 +55,11 @@
 //   - Options.Namespace watches one namespace, where sample-controller
 //     watches all; the Deployment runs the pause image, not nginx (on the
 //     playground nothing runs it at all);
-//   - Options.Observer hears every Step of a key's path (handler, queue,
-//     worker, lister, write), where sample-controller logs with klog: the
-//     demo's timeline and the tests' assertions are built on it.
+//   - the controller is watched from outside: it logs as sample-controller
+//     does (each worker's logger carries its number), and Options take
+//     seams for its informers, recorder and reconcile beside the queue
+//     and rate limiter (Seams); 08-workqueue-controller/observe fills
+//     them and turns what passes through into the demo's timeline. Nothing
+//     in the controller knows it is watched, and watching changes neither
+//     what it does nor how concurrently.
 package controller

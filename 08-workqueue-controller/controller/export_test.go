@@ -3,7 +3,7 @@ package controller
 import informer "informer-from-scratch/06-sharedinformer"
 
 // Enqueue puts a key on the queue as the handlers do, for the benchmark.
-func (c *Controller) Enqueue(key informer.ObjectName) { c.enqueue(key) }
+func (c *Controller) Enqueue(key informer.ObjectName) { c.workqueue.Add(key) }
 
 // Handlers are the event handlers NewController registered, for the tests
 // that hand them what no informer should.

@@ -46,6 +46,10 @@ type scenarioStep struct {
 // Deployment it does not control (a Warning Event at every retry). After each step (and a second of fake
 // time for the retries) both sides' worlds must be what the step expects,
 // and equal to each other object for object, with the same kinds of Event.
+//
+// Each side runs twice, alone and watched by observe's Tracer (every seam
+// wrapped, as the demo and the live view run it): watching must change
+// nothing the controller does, so the two runs must leave the same worlds.
 func TestScenarioOnFakeClients(t *testing.T) {
 	steps := []scenarioStep{
 		{"start with Foo a", func(*testing.T, *fakeWorld) {}, []string{
@@ -99,48 +103,60 @@ func TestScenarioOnFakeClients(t *testing.T) {
 	testenv.CaptureErrors(t)
 	results := map[string][]checkpoint{}
 	for _, s := range sides {
-		// A subtest per side: synctest.Test ends its test at the first
-		// failure, and the other side should still run.
-		t.Run(s.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				w := newFakeWorld(crd.NewFoo(fakeNS, "a", "a-web", 1, nil))
-				ctx, cancel := context.WithCancel(context.Background())
-				standinDone := make(chan struct{})
-				go func() {
-					defer close(standinDone)
-					standin.Run(ctx, w.kube, w.dyn, standin.Options{Namespace: fakeNS})
-				}()
-				recorder := fakeRecorder()
-				r := start(t, s, w.kube, w.dyn, fakeNS, 2, controller.Options{Recorder: recorder})
-				defer func() {
-					r.stop(t, s.name)
-					cancel()
-					<-standinDone
-				}()
-				for _, step := range steps {
-					step.do(t, w)
-					time.Sleep(time.Second)
-					synctest.Wait()
-					got, err := snapshot(context.Background(), w.kube, w.dyn, fakeNS)
-					if err != nil {
-						t.Fatal(err)
+		for _, watched := range []bool{false, true} {
+			name := s.name
+			var tr *trace
+			if watched {
+				name, tr = s.name+" watched", newTrace()
+			}
+			// A subtest per side: synctest.Test ends its test at the first
+			// failure, and the other side should still run.
+			t.Run(name, func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) {
+					w := newFakeWorld(crd.NewFoo(fakeNS, "a", "a-web", 1, nil))
+					ctx, cancel := context.WithCancel(context.Background())
+					standinDone := make(chan struct{})
+					go func() {
+						defer close(standinDone)
+						standin.Run(ctx, w.kube, w.dyn, standin.Options{Namespace: fakeNS})
+					}()
+					recorder := fakeRecorder()
+					r := start(t, s, w.kube, w.dyn, fakeNS, 2, controller.Options{Recorder: recorder}, tr)
+					defer func() {
+						r.stop(t, s.name)
+						cancel()
+						<-standinDone
+					}()
+					for _, step := range steps {
+						step.do(t, w)
+						time.Sleep(time.Second)
+						synctest.Wait()
+						got, err := snapshot(context.Background(), w.kube, w.dyn, fakeNS)
+						if err != nil {
+							t.Fatal(err)
+						}
+						// Which Events, not how many: how many intermediate states a
+						// reconcile sees depends on how its worker and the stand-in
+						// interleave, on either stack.
+						events := drainEvents(recorder)
+						slices.Sort(events)
+						events = slices.Compact(events)
+						results[name] = append(results[name], checkpoint{Step: step.name, Summary: got.summary(), World: got, Events: events})
+						if diff := cmp.Diff(step.want, got.summary()); diff != "" {
+							t.Errorf("%s, after %q (-want +got):\n%s", name, step.name, diff)
+						}
 					}
-					// Which Events, not how many: how many intermediate states a
-					// reconcile sees depends on how its worker and the stand-in
-					// interleave, on either stack.
-					events := drainEvents(recorder)
-					slices.Sort(events)
-					events = slices.Compact(events)
-					results[s.name] = append(results[s.name], checkpoint{Step: step.name, Summary: got.summary(), World: got, Events: events})
-					if diff := cmp.Diff(step.want, got.summary()); diff != "" {
-						t.Errorf("%s, after %q (-want +got):\n%s", s.name, step.name, diff)
-					}
-				}
+				})
 			})
-		})
+		}
 	}
 	if diff := cmp.Diff(results["client-go"], results["ours"]); diff != "" {
 		t.Errorf("the two stacks left different worlds or Events (-client-go +ours):\n%s", diff)
+	}
+	for _, s := range sides {
+		if diff := cmp.Diff(results[s.name], results[s.name+" watched"]); diff != "" {
+			t.Errorf("%s: watching the controller changed what it did (-alone +watched):\n%s", s.name, diff)
+		}
 	}
 }
 

@@ -4,12 +4,14 @@
 package controller
 
 import (
+	"context"
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/klog/v2"
 
 	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/internal/crd"
@@ -19,19 +21,9 @@ import (
 // Foo needs nothing from this controller: its Deployment carries an owner
 // reference to it, so the garbage collector deletes the Deployment.
 func (c *Controller) fooHandler() informer.ResourceEventHandler {
-	return informer.ResourceEventHandlerDetailedFuncs{
-		AddFunc: func(obj any, isInInitialList bool) {
-			op := "OnAdd"
-			if isInInitialList {
-				op = "OnAdd (initial list)"
-			}
-			c.enqueueFoo(op, obj)
-		},
-		UpdateFunc: func(oldObj, newObj any) { c.enqueueFoo("OnUpdate", newObj) },
-		DeleteFunc: func(obj any) {
-			c.step(Step{Layer: LayerHandler, Op: "OnDelete", Key: keyOf(obj), Len: -1,
-				Detail: "Foo gone: nothing to enqueue (the garbage collector deletes its Deployment)"})
-		},
+	return informer.ResourceEventHandlerFuncs{
+		AddFunc:    c.enqueueFoo,
+		UpdateFunc: func(oldObj, newObj any) { c.enqueueFoo(newObj) },
 	}
 }
 
@@ -41,8 +33,8 @@ func (c *Controller) fooHandler() informer.ResourceEventHandler {
 // resourceVersion) are skipped: two versions of an object always differ in
 // resourceVersion.
 func (c *Controller) deploymentHandler() informer.ResourceEventHandler {
-	return informer.ResourceEventHandlerDetailedFuncs{
-		AddFunc: func(obj any, _ bool) { c.handleObject("OnAdd", obj) },
+	return informer.ResourceEventHandlerFuncs{
+		AddFunc: c.handleObject,
 		UpdateFunc: func(oldObj, newObj any) {
 			newDepl, ok1 := newObj.(*appsv1.Deployment)
 			oldDepl, ok2 := oldObj.(*appsv1.Deployment)
@@ -53,33 +45,22 @@ func (c *Controller) deploymentHandler() informer.ResourceEventHandler {
 			if newDepl.ResourceVersion == oldDepl.ResourceVersion {
 				return
 			}
-			c.handleObject("OnUpdate", newObj)
+			c.handleObject(newObj)
 		},
-		DeleteFunc: func(obj any) { c.handleObject("OnDelete", obj) },
+		DeleteFunc: c.handleObject,
 	}
 }
 
 // enqueueFoo takes a Foo and puts its key on the queue. It never looks
 // inside the object beyond its name: the worker reads the Foo again, from
 // the lister, when it gets to the key.
-func (c *Controller) enqueueFoo(op string, obj any) {
+func (c *Controller) enqueueFoo(obj any) {
 	objectRef, err := objectName(obj)
 	if err != nil {
 		utilruntime.HandleError(fmt.Errorf("controller: a Foo handler got %T: %w", obj, err))
 		return
 	}
-	if c.observe != nil {
-		c.step(Step{Layer: LayerHandler, Op: op, Key: objectRef.String(), Object: "Foo " + objectRef.String(), Detail: "rv=" + resourceVersion(obj), Len: -1})
-	}
-	c.enqueue(objectRef)
-}
-
-// enqueue adds a key to the queue.
-func (c *Controller) enqueue(objectRef informer.ObjectName) {
-	c.lockQueueRows()
-	defer c.unlockQueueRows()
 	c.workqueue.Add(objectRef)
-	c.queueStep("Add", objectRef, 0, "")
 }
 
 // handleObject takes a Deployment (or the tombstone of one) and finds the
@@ -87,7 +68,8 @@ func (c *Controller) enqueue(objectRef informer.ObjectName) {
 // that Foo's key. A Deployment no Foo controls is not this controller's
 // business; one whose Foo is gone (an orphan, until the garbage collector
 // gets to it) is skipped.
-func (c *Controller) handleObject(op string, obj any) {
+func (c *Controller) handleObject(obj any) {
+	logger := klog.FromContext(context.Background())
 	object, ok := obj.(metav1.Object)
 	if !ok {
 		tombstone, ok := obj.(informer.DeletedFinalStateUnknown)
@@ -100,23 +82,25 @@ func (c *Controller) handleObject(op string, obj any) {
 			utilruntime.HandleError(fmt.Errorf("controller: the tombstone of %s holds %T, not an object", tombstone.Key, tombstone.Obj))
 			return
 		}
-		op += " (tombstone)"
+		logger.V(4).Info("Recovered deleted object", "resourceName", object.GetName())
 	}
-	deployment := "Deployment " + object.GetNamespace() + "/" + object.GetName()
+	logger.V(4).Info("Processing object", "object", klog.KObj(object))
 	ownerRef := metav1.GetControllerOf(object)
-	if ownerRef == nil || ownerRef.Kind != crd.Foo.Kind || ownerRef.APIVersion != crd.Foo.GVK().GroupVersion().String() {
-		c.step(Step{Layer: LayerHandler, Op: op, Object: deployment, Detail: "not controlled by a Foo: ignored", Len: -1})
+	if ownerRef == nil || !IsFooOwner(*ownerRef) {
 		return
 	}
 	objectRef := informer.ObjectName{Namespace: object.GetNamespace(), Name: ownerRef.Name}
 	if _, err := c.informers.GetFoo(objectRef.Namespace, objectRef.Name); err != nil {
-		c.step(Step{Layer: LayerHandler, Op: op, Key: objectRef.String(), Object: deployment, Err: err, Len: -1,
-			Detail: "orphan: its Foo is not in the cache, ignored"})
+		logger.V(4).Info("Ignore orphaned object", "object", klog.KObj(object), "foo", ownerRef.Name)
 		return
 	}
-	c.step(Step{Layer: LayerHandler, Op: op, Key: objectRef.String(), Object: deployment,
-		Detail: "rv=" + object.GetResourceVersion() + ", controlled by Foo " + ownerRef.Name, Len: -1})
-	c.enqueue(objectRef)
+	c.workqueue.Add(objectRef)
+}
+
+// IsFooOwner reports whether an owner reference names a Foo of our group
+// and version (sample-controller checks the kind only).
+func IsFooOwner(ref metav1.OwnerReference) bool {
+	return ref.Kind == crd.Foo.Kind && ref.APIVersion == crd.Foo.GVK().GroupVersion().String()
 }
 
 // objectName is an object's namespace and name (cache.ObjectToName in
@@ -127,25 +111,4 @@ func objectName(obj any) (informer.ObjectName, error) {
 		return informer.ObjectName{}, err
 	}
 	return informer.ObjectName{Namespace: m.GetNamespace(), Name: m.GetName()}, nil
-}
-
-// keyOf is an object's (or a tombstone's) key, for a Step.
-func keyOf(obj any) string {
-	if tombstone, ok := obj.(informer.DeletedFinalStateUnknown); ok {
-		return tombstone.Key
-	}
-	name, err := objectName(obj)
-	if err != nil {
-		return fmt.Sprintf("<%T>", obj)
-	}
-	return name.String()
-}
-
-// resourceVersion is an object's resourceVersion, for a Step.
-func resourceVersion(obj any) string {
-	m, err := meta.Accessor(obj)
-	if err != nil {
-		return "?"
-	}
-	return m.GetResourceVersion()
 }

@@ -16,6 +16,7 @@ import (
 
 	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/08-workqueue-controller/observe"
 	"informer-from-scratch/internal/crd"
 	"informer-from-scratch/internal/testenv"
 )
@@ -146,7 +147,7 @@ func keyOf(obj any) string {
 
 // TestDrainTimeoutNeverOutlivesRun: the drain's bound passes just as the
 // last reconcile finishes. The timeout's callback has begun (it is held in
-// the Observer, at its DrainTimeout step) when the drain returns; Run must
+// the logger, at its "Drain timed out" line) when the drain returns; Run must
 // wait for it to finish rather than return with it still running (and
 // then cancelling, shutting down and reporting after Run has returned).
 func TestDrainTimeoutNeverOutlivesRun(t *testing.T) {
@@ -162,14 +163,14 @@ func TestDrainTimeoutNeverOutlivesRun(t *testing.T) {
 					return false, nil, nil
 				})
 				fired, releaseCallback := make(chan struct{}), make(chan struct{})
-				observe := func(st controller.Step) {
-					if st.Layer == controller.LayerController && st.Op == "DrainTimeout" {
+				tracer := observe.New(func(st observe.Step) {
+					if st.Layer == observe.LayerController && st.Op == "DrainTimeout" {
 						close(fired)
 						<-releaseCallback
 					}
-				}
-				c := newFakeController(t, s, w, controller.Options{Observer: observe, DrainTimeout: time.Second})
-				ctx, cancel := context.WithCancel(context.Background())
+				})
+				c := newFakeController(t, s, w, tracer.Options(controller.Options{DrainTimeout: time.Second}))
+				ctx, cancel := context.WithCancel(tracer.Context(context.Background()))
 				returned := make(chan error, 1)
 				go func() { returned <- c.Run(ctx, 1) }()
 				time.Sleep(time.Second) // client-go's WaitForCacheSync polls every 100ms

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -21,6 +22,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/08-workqueue-controller/observe"
 	"informer-from-scratch/internal/crd"
 	"informer-from-scratch/internal/playground"
 	"informer-from-scratch/internal/standin"
@@ -126,6 +128,10 @@ func (m model) summary(edited bool) []string {
 // be put back, the label kept. Finally the two namespaces, object for
 // object after normalising what the server sets by itself, must be equal,
 // and no key may ever have been reconciled by two workers at once.
+//
+// Ours runs a second time, not watched (no Tracer, nothing wrapped), in a
+// third namespace: the same workload on the real clock must leave it the
+// same world as the watched one, or watching changes what it watches.
 func TestSeededWorkloadReachesTheSameWorld(t *testing.T) {
 	c := cluster(t)
 	type sideRun struct {
@@ -135,11 +141,16 @@ func TestSeededWorkloadReachesTheSameWorld(t *testing.T) {
 		ctrl *running
 	}
 	var all []*sideRun
-	for _, s := range sides {
-		e := newEnv(t, c, "workload-"+s.name)
+	alone := ours
+	alone.name = "ours alone"
+	for _, s := range append(slices.Clone(sides), alone) {
+		e := newEnv(t, c, "workload-"+strings.ReplaceAll(s.name, " ", "-"))
 		e.runStandin(t)
-		tr := newTrace()
-		r := start(t, s, e.kube, e.dyn, e.ns, 2, controller.Options{Observer: tr.observe})
+		var tr *trace
+		if s.name != alone.name {
+			tr = newTrace()
+		}
+		r := start(t, s, e.kube, e.dyn, e.ns, 2, controller.Options{}, tr)
 		all = append(all, &sideRun{side: s, env: e, tr: tr, ctrl: r})
 	}
 	defer func() {
@@ -221,7 +232,13 @@ func TestSeededWorkloadReachesTheSameWorld(t *testing.T) {
 	if diff := cmp.Diff(worlds["client-go"], worlds["ours"]); diff != "" {
 		t.Errorf("the two controllers made different worlds (-client-go +ours):\n%s", diff)
 	}
+	if diff := cmp.Diff(worlds["ours"], worlds[alone.name]); diff != "" {
+		t.Errorf("watching our controller changed the world it made (-watched +alone):\n%s", diff)
+	}
 	for _, r := range all {
+		if r.tr == nil {
+			continue
+		}
 		if len(r.tr.overlaps) > 0 {
 			t.Errorf("%s: a key was reconciled by two workers at once: %v", r.name, r.tr.overlaps)
 		}
@@ -245,9 +262,9 @@ func TestShutdownFinishesTheReconcileInFlight(t *testing.T) {
 	for _, s := range sides {
 		t.Run(s.name, func(t *testing.T) {
 			e := newEnv(t, c, "drain-"+s.name)
-			kube, dyn, inFlight := slowCreates(t, e.cfg, time.Second)
 			tr := newTrace()
-			r := start(t, s, kube, dyn, e.ns, 2, controller.Options{Observer: tr.observe})
+			kube, dyn, inFlight := slowCreates(t, e.cfg, time.Second, tr)
+			r := start(t, s, kube, dyn, e.ns, 2, controller.Options{}, tr)
 			if _, err := e.dyn.Resource(crd.Foo.GVR()).Namespace(e.ns).Create(t.Context(), crd.NewFoo(e.ns, "a", "a-web", 1, nil), metav1.CreateOptions{}); err != nil {
 				t.Fatal(err)
 			}
@@ -264,15 +281,18 @@ func TestShutdownFinishesTheReconcileInFlight(t *testing.T) {
 			var order []string
 			for _, st := range tr.snapshot() {
 				switch {
-				case st.Layer == controller.LayerWrite && st.Op == "CREATE":
-					order = append(order, fmt.Sprintf("CREATE err=%v", st.Err))
-				case st.Layer == controller.LayerController && st.Op != "Start" && st.Op != "Synced" && st.Op != "Workers":
+				case st.Layer == observe.LayerWrite && st.Op == "CREATE" && st.Sent:
+					order = append(order, "CREATE sent")
+				case st.Layer == observe.LayerWrite && st.Op == "CREATE":
+					order = append(order, fmt.Sprintf("CREATE answered err=%v", st.Err))
+				case st.Layer == observe.LayerController && st.Op != "Start" && st.Op != "Synced" && st.Op != "Workers":
 					order = append(order, st.Op+": "+st.Detail)
 				}
 			}
 			want := []string{
+				"CREATE sent",
 				"ShutDownWithDrain: stop taking keys; wait for the reconciles in flight",
-				"CREATE err=<nil>",
+				"CREATE answered err=<nil>",
 				"Drained: no reconcile in flight",
 				"Shutdown: workers returned",
 				"Shutdown: informers stopped",
@@ -295,9 +315,9 @@ func TestShutdownCutsADrainThatOutlastsItsTimeout(t *testing.T) {
 	for _, s := range sides {
 		t.Run(s.name, func(t *testing.T) {
 			e := newEnv(t, c, "drain-timeout-"+s.name)
-			kube, dyn, inFlight := slowCreates(t, e.cfg, time.Minute)
 			tr := newTrace()
-			r := start(t, s, kube, dyn, e.ns, 2, controller.Options{Observer: tr.observe, DrainTimeout: 200 * time.Millisecond})
+			kube, dyn, inFlight := slowCreates(t, e.cfg, time.Minute, tr)
+			r := start(t, s, kube, dyn, e.ns, 2, controller.Options{DrainTimeout: 200 * time.Millisecond}, tr)
 			if _, err := e.dyn.Resource(crd.Foo.GVR()).Namespace(e.ns).Create(t.Context(), crd.NewFoo(e.ns, "a", "a-web", 1, nil), metav1.CreateOptions{}); err != nil {
 				t.Fatal(err)
 			}
@@ -314,14 +334,16 @@ func TestShutdownCutsADrainThatOutlastsItsTimeout(t *testing.T) {
 			var order []string
 			for _, st := range tr.snapshot() {
 				switch {
-				case st.Layer == controller.LayerWrite && st.Op == "CREATE":
+				case st.Layer == observe.LayerWrite && st.Op == "CREATE" && st.Sent:
+					order = append(order, "CREATE sent")
+				case st.Layer == observe.LayerWrite && st.Op == "CREATE":
 					order = append(order, fmt.Sprintf("CREATE cancelled=%v", errors.Is(st.Err, context.Canceled)))
-				case st.Layer == controller.LayerController && st.Op != "Start" && st.Op != "Synced" && st.Op != "Workers":
+				case st.Layer == observe.LayerController && st.Op != "Start" && st.Op != "Synced" && st.Op != "Workers":
 					order = append(order, st.Op)
 				}
 			}
 			// No "Drained": the drain was cut, not finished.
-			want := []string{"ShutDownWithDrain", "DrainTimeout", "CREATE cancelled=true", "Shutdown", "Shutdown"}
+			want := []string{"CREATE sent", "ShutDownWithDrain", "DrainTimeout", "CREATE cancelled=true", "Shutdown", "Shutdown"}
 			if diff := cmp.Diff(want, order); diff != "" {
 				t.Errorf("the shutdown's order (-want +got):\n%s", diff)
 			}
@@ -332,7 +354,11 @@ func TestShutdownCutsADrainThatOutlastsItsTimeout(t *testing.T) {
 // slowCreates returns clients on cfg whose creates of Deployments are held
 // for hold (or until their request is cancelled) on the way to the server,
 // and a channel that hears of each as it is held.
-func slowCreates(t *testing.T, cfg *rest.Config, hold time.Duration) (kubernetes.Interface, dynamic.Interface, <-chan struct{}) {
+//
+// The tracer's transport goes outside the hold, so a write's row is printed
+// when the controller sends it and its answer's when it returns, as on a
+// slow network.
+func slowCreates(t *testing.T, cfg *rest.Config, hold time.Duration, tr *trace) (kubernetes.Interface, dynamic.Interface, <-chan struct{}) {
 	t.Helper()
 	inFlight := make(chan struct{}, 1)
 	slow := rest.CopyConfig(cfg)
@@ -352,6 +378,7 @@ func slowCreates(t *testing.T, cfg *rest.Config, hold time.Duration) (kubernetes
 			return rt.RoundTrip(req)
 		})
 	})
+	slow = tr.tracer.Config(slow)
 	kube, err := kubernetes.NewForConfig(slow)
 	if err != nil {
 		t.Fatal(err)

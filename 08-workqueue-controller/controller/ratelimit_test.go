@@ -11,6 +11,7 @@ import (
 
 	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/08-workqueue-controller/observe"
 	"informer-from-scratch/internal/crd"
 	"informer-from-scratch/internal/testenv"
 )
@@ -31,7 +32,7 @@ type retry struct {
 func retries(steps []stamped, key string) []retry {
 	var out []retry
 	for i, s := range steps {
-		if s.Layer != controller.LayerWorker || s.Op != "failed" || s.Key != key || !strings.Contains(s.Err.Error(), errInjected.Error()) {
+		if s.Layer != observe.LayerWorker || s.Op != "failed" || s.Key != key || !strings.Contains(s.Err.Error(), errInjected.Error()) {
 			continue
 		}
 		r := retry{Gap: -1}
@@ -39,10 +40,10 @@ func retries(steps []stamped, key string) []retry {
 			if next.Key != key {
 				continue
 			}
-			if next.Layer == controller.LayerQueue && next.Op == "AddRateLimited" {
+			if next.Layer == observe.LayerQueue && next.Op == "AddRateLimited" {
 				r.Delay, r.Requeues = next.Delay, next.Requeues
 			}
-			if next.Layer == controller.LayerWorker && next.Op == "sync" {
+			if next.Layer == observe.LayerWorker && next.Op == "sync" {
 				r.Gap = next.at - s.at
 				break
 			}
@@ -96,7 +97,7 @@ func TestFailingReconcileIsRetriedWithTheDefaultLimitersDelays(t *testing.T) {
 				tr := newTrace()
 				var queue controller.Queue
 				keep := func(q controller.Queue) controller.Queue { queue = q; return q }
-				r := startWrapped(t, s, w.kube, w.dyn, fakeNS, 2, controller.Options{Recorder: fakeRecorder(), Observer: tr.observe}, keep)
+				r := startWrapped(t, s, w.kube, w.dyn, fakeNS, 2, controller.Options{Recorder: fakeRecorder()}, keep, tr)
 				defer r.stop(t, s.name)
 				key := informer.ObjectName{Namespace: fakeNS, Name: "a"}
 				var out outcome

@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
 
 	informer "informer-from-scratch/06-sharedinformer"
 )
@@ -53,6 +54,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 		c.workqueue.ShutDown()
 		return fmt.Errorf("controller: Run needs at least one worker, got %d", workers)
 	}
+	logger := klog.FromContext(ctx)
 	stopRecorder := c.startRecorder()
 	defer stopRecorder()
 
@@ -61,46 +63,49 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	defer func() {
 		stopInformers()
 		c.informers.Shutdown()
-		c.step(Step{Layer: LayerController, Op: "Shutdown", Detail: "informers stopped", Len: -1})
+		logger.Info("Informers stopped")
 	}()
 	c.informers.Start(informerCtx)
-	c.step(Step{Layer: LayerController, Op: "Start", Detail: "informers of Foos and Deployments started", Len: -1})
+	logger.Info("Starting Foo controller")
 
+	logger.Info("Waiting for informer caches to sync")
 	if !c.informers.WaitForCacheSync(ctx) {
 		c.workqueue.ShutDown()
 		return fmt.Errorf("controller: failed to wait for caches to sync: %w", context.Cause(ctx))
 	}
-	c.step(Step{Layer: LayerController, Op: "Synced", Detail: "caches synced, every existing Foo queued", Len: c.workqueue.Len()})
 
 	// The reconciles' context: not ctx, which ends when shutdown begins,
 	// but one that ends after the drain.
 	workCtx, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelWork()
+	logger.Info("Starting workers", "count", workers)
 	var wg sync.WaitGroup
 	for i := 1; i <= workers; i++ {
-		wg.Go(func() { c.runWorker(workCtx, i) })
+		// Each worker logs with its number, so that its lines tell whose
+		// reconcile they are.
+		workerCtx := klog.NewContext(workCtx, klog.LoggerWithValues(logger, "worker", i))
+		wg.Go(func() { c.runWorker(workerCtx) })
 	}
-	c.step(Step{Layer: LayerController, Op: "Workers", Detail: fmt.Sprintf("%d workers started", workers), Len: -1})
+	logger.Info("Started workers")
 
 	<-ctx.Done()
-	c.step(Step{Layer: LayerController, Op: "ShutDownWithDrain", Len: c.workqueue.Len(),
-		Detail: "stop taking keys; wait for the reconciles in flight"})
+	logger.Info("Shutting down workers")
 	// A drain that outlasts its bound is cut short: cancel the reconciles
 	// and end the wait (ShutDown ends a ShutDownWithDrain).
 	timedOut := make(chan struct{})
 	timeout := time.AfterFunc(c.drainTimeout, func() {
 		defer close(timedOut)
-		c.step(Step{Layer: LayerController, Op: "DrainTimeout", Detail: fmt.Sprintf("reconciles still running after %v: cancelled", c.drainTimeout), Len: -1})
+		logger.Info("Drain timed out: cancelling the reconciles still running", "timeout", c.drainTimeout)
 		cancelWork()
 		c.workqueue.ShutDown()
 	})
 	c.workqueue.ShutDownWithDrain()
 	if timeout.Stop() {
 		// Drained within the bound. ShutDown as well: client-go's delaying
-		// queue stops its waiting loop only on ShutDown (ours on either;
-		// see the workqueue's doc.go), and it is harmless once drained.
+		// queue stops its waiting loop at once only on ShutDown (on a drain,
+		// at its next heartbeat), and it is harmless once drained.
 		c.workqueue.ShutDown()
-		c.step(Step{Layer: LayerController, Op: "Drained", Detail: "no reconcile in flight", Len: -1})
+		logger.Info("Drained: no reconcile in flight")
 	} else {
 		// The bound passed: its callback has begun, maybe just as the
 		// drain ended. Stop does not wait for it; Run does, so that
@@ -111,7 +116,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	// been cancelled, and the wait below is for them to return.
 	cancelWork()
 	wg.Wait()
-	c.step(Step{Layer: LayerController, Op: "Shutdown", Detail: "workers returned", Len: -1})
+	logger.Info("Workers returned")
 	return nil
 }
 
@@ -131,18 +136,22 @@ func (c *Controller) ShutDown() {
 // startRecorder makes the default event recorder, unless Options gave one,
 // and returns what stops it.
 func (c *Controller) startRecorder() (stop func()) {
-	if c.recorder != nil {
-		return func() {}
+	stop = func() {}
+	if c.recorder == nil {
+		broadcaster := record.NewBroadcaster()
+		broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: c.kubeclientset.CoreV1().Events("")})
+		c.recorder = broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: controllerAgentName})
+		stop = broadcaster.Shutdown
 	}
-	broadcaster := record.NewBroadcaster()
-	broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: c.kubeclientset.CoreV1().Events("")})
-	c.recorder = broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: controllerAgentName})
-	return broadcaster.Shutdown
+	if c.wrapRecorder != nil {
+		c.recorder = c.wrapRecorder(c.recorder)
+	}
+	return stop
 }
 
 // runWorker processes keys until the queue shuts down.
-func (c *Controller) runWorker(ctx context.Context, worker int) {
-	for c.processNextWorkItem(ctx, worker) {
+func (c *Controller) runWorker(ctx context.Context) {
+	for c.processNextWorkItem(ctx) {
 	}
 }
 
@@ -151,60 +160,38 @@ func (c *Controller) runWorker(ctx context.Context, worker int) {
 // delay again), on error it re-queues it with the rate limiter. Either way
 // it calls Done, without which the key would never be handed out again.
 // It returns false when the worker should stop.
-func (c *Controller) processNextWorkItem(ctx context.Context, worker int) bool {
+func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	objRef, shutdown := c.workqueue.Get()
 	if shutdown {
 		return false
 	}
-	defer func() {
-		c.lockQueueRows()
-		defer c.unlockQueueRows()
-		c.workqueue.Done(objRef)
-		c.queueStep("Done", objRef, worker, "")
-	}()
+	defer c.workqueue.Done(objRef)
 	if c.workqueue.ShuttingDown() {
 		// Shutdown has begun: start nothing new (Run, step 1).
-		c.gotStep(objRef, worker, "shutting down: not reconciled")
+		klog.FromContext(ctx).V(4).Info("Shutting down: not reconciled", "objectName", objRef)
 		return false
 	}
-	c.gotStep(objRef, worker, "")
 
-	if c.observe != nil {
-		c.step(Step{Layer: LayerWorker, Op: "sync", Key: objRef.String(), Worker: worker, Len: -1})
-	}
-	err := c.syncHandlerWithRecover(ctx, worker, objRef)
+	err := c.sync(ctx, objRef)
 	if err == nil {
 		c.workqueue.Forget(objRef)
-		if c.observe != nil {
-			c.step(Step{Layer: LayerWorker, Op: "synced", Key: objRef.String(), Worker: worker, Detail: "Forget", Len: -1})
-		}
+		klog.FromContext(ctx).Info("Successfully synced", "objectName", objRef)
 		return true
 	}
-	c.step(Step{Layer: LayerWorker, Op: "failed", Key: objRef.String(), Worker: worker, Err: err, Len: -1})
 	utilruntime.HandleErrorWithContext(ctx, err, "Error syncing; requeuing for later retry", "objectReference", objRef)
-	c.lockQueueRows()
-	defer c.unlockQueueRows()
 	c.workqueue.AddRateLimited(objRef)
 	return true
-}
-
-// gotStep reports a Get that has returned, in its place among the other
-// workqueue rows (lockQueueRows).
-func (c *Controller) gotStep(objRef informer.ObjectName, worker int, detail string) {
-	c.lockQueueRows()
-	defer c.unlockQueueRows()
-	c.queueStep("Get", objRef, worker, detail)
 }
 
 // syncHandlerWithRecover runs syncHandler, turning a panic into an error,
 // so that a bug in one reconcile retries one key instead of ending the
 // process. (sample-controller calls syncHandler directly, and a panic ends
 // the process.)
-func (c *Controller) syncHandlerWithRecover(ctx context.Context, worker int, objRef informer.ObjectName) (err error) {
+func (c *Controller) syncHandlerWithRecover(ctx context.Context, objRef informer.ObjectName) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("controller: the reconcile of %s panicked: %v", objRef, r)
 		}
 	}()
-	return c.syncHandler(ctx, worker, objRef)
+	return c.syncHandler(ctx, objRef)
 }

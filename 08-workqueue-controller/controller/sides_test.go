@@ -18,6 +18,7 @@ import (
 
 	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/08-workqueue-controller/observe"
 	"informer-from-scratch/08-workqueue-controller/workqueue"
 	"informer-from-scratch/proving-ground/clientgostack"
 )
@@ -84,21 +85,28 @@ type running struct {
 
 // start builds a controller on s's stack and runs it with workers
 // workers. stop ends it and checks that Run returned nil.
-func start(t *testing.T, s side, kube kubernetes.Interface, dyn dynamic.Interface, namespace string, workers int, opts controller.Options) *running {
+func start(t *testing.T, s side, kube kubernetes.Interface, dyn dynamic.Interface, namespace string, workers int, opts controller.Options, tr *trace) *running {
 	t.Helper()
-	return startWrapped(t, s, kube, dyn, namespace, workers, opts, nil)
+	return startWrapped(t, s, kube, dyn, namespace, workers, opts, nil, tr)
 }
 
 // startWrapped is start with wrap put around the side's queue.
-func startWrapped(t *testing.T, s side, kube kubernetes.Interface, dyn dynamic.Interface, namespace string, workers int, opts controller.Options, wrap func(controller.Queue) controller.Queue) *running {
+func startWrapped(t *testing.T, s side, kube kubernetes.Interface, dyn dynamic.Interface, namespace string, workers int, opts controller.Options, wrap func(controller.Queue) controller.Queue, tr *trace) *running {
 	t.Helper()
 	s.options(&opts, wrap)
+	ctx, cancel := context.WithCancel(context.Background())
+	if tr != nil {
+		// Watched from outside, as the demo watches it: the tracer's
+		// seams, and its logger in Run's context.
+		opts = tr.tracer.Options(opts)
+		ctx = tr.tracer.Context(ctx)
+	}
 	caches := &readOnly{Informers: s.informers(kube, dyn, namespace), seen: map[runtime.Object]runtime.Object{}}
 	c, err := controller.NewController(kube, dyn, caches, opts)
 	if err != nil {
+		cancel()
 		t.Fatalf("%s: %v", s.name, err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
 	r := &running{cancel: cancel, done: make(chan error, 1), caches: caches}
 	go func() { r.done <- c.Run(ctx, workers) }()
 	return r
@@ -186,21 +194,27 @@ type trace struct {
 	overlaps []string
 	// most is the largest number of reconciles in flight at once.
 	most int
+	// tracer turns the controller's doings into the steps above.
+	tracer *observe.Tracer
 }
 
 type stamped struct {
 	at time.Duration
-	controller.Step
+	observe.Step
 }
 
-func newTrace() *trace { return &trace{start: time.Now(), inFlight: map[string]int{}} }
+func newTrace() *trace {
+	tr := &trace{start: time.Now(), inFlight: map[string]int{}}
+	tr.tracer = observe.New(tr.observe)
+	return tr
+}
 
-// observe is the controller's Observer.
-func (tr *trace) observe(s controller.Step) {
+// observe is the tracer's Observer.
+func (tr *trace) observe(s observe.Step) {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	tr.steps = append(tr.steps, stamped{at: time.Since(tr.start), Step: s})
-	if s.Layer != controller.LayerWorker {
+	if s.Layer != observe.LayerWorker {
 		return
 	}
 	switch s.Op {

@@ -28,10 +28,9 @@ import (
 // key (there is none to read: only the key travels). An error means "try
 // again later": the worker re-queues the key with the rate limiter, and the
 // next attempt starts again from the listers' state then.
-func (c *Controller) syncHandler(ctx context.Context, worker int, objectRef informer.ObjectName) error {
+func (c *Controller) syncHandler(ctx context.Context, objectRef informer.ObjectName) error {
 	cached, err := c.informers.GetFoo(objectRef.Namespace, objectRef.Name)
 	if err != nil {
-		c.step(Step{Layer: LayerLister, Op: "Get", Key: objectRef.String(), Object: "Foo " + objectRef.String(), Worker: worker, Err: err, Len: -1})
 		if apierrors.IsNotFound(err) {
 			// The Foo is gone; so will its Deployment be, through its
 			// owner reference. Nothing to do, and nothing to retry.
@@ -46,12 +45,6 @@ func (c *Controller) syncHandler(ctx context.Context, worker int, objectRef info
 		utilruntime.HandleError(err)
 		return nil
 	}
-	// Steps are built only for an observer: a reconcile that finds nothing
-	// to do should cost nothing but its reads.
-	if c.observe != nil {
-		c.step(Step{Layer: LayerLister, Op: "Get", Key: objectRef.String(), Object: "Foo " + objectRef.String(), Worker: worker, Len: -1,
-			Detail: fmt.Sprintf("rv=%s spec.replicas=%s status.availableReplicas=%d", foo.ResourceVersion, replicasString(foo.Spec.Replicas), foo.Status.AvailableReplicas)})
-	}
 
 	deploymentName := foo.Spec.DeploymentName
 	if deploymentName == "" {
@@ -63,14 +56,9 @@ func (c *Controller) syncHandler(ctx context.Context, worker int, objectRef info
 
 	changed := false
 	deployment, err := c.informers.GetDeployment(foo.Namespace, deploymentName)
-	if err != nil && apierrors.IsNotFound(err) {
-		c.step(Step{Layer: LayerLister, Op: "Get", Key: objectRef.String(), Object: deploymentRef(foo), Worker: worker, Err: err, Len: -1})
+	if apierrors.IsNotFound(err) {
 		deployment, err = c.kubeclientset.AppsV1().Deployments(foo.Namespace).Create(ctx, newDeployment(foo), metav1.CreateOptions{FieldManager: FieldManager})
-		c.writeStep(worker, "CREATE", foo, deployment, err)
 		changed = true
-	} else if err == nil && c.observe != nil {
-		c.step(Step{Layer: LayerLister, Op: "Get", Key: objectRef.String(), Object: deploymentRef(foo), Worker: worker, Len: -1,
-			Detail: fmt.Sprintf("rv=%s spec.replicas=%s status.availableReplicas=%d", deployment.ResourceVersion, replicasString(deployment.Spec.Replicas), deployment.Status.AvailableReplicas)})
 	}
 	if err != nil {
 		// A failed read or create; the retry reads the listers again.
@@ -80,7 +68,6 @@ func (c *Controller) syncHandler(ctx context.Context, worker int, objectRef info
 	if !metav1.IsControlledBy(deployment, foo) {
 		msg := fmt.Sprintf(MessageResourceExists, deployment.Name)
 		c.recorder.Event(foo, corev1.EventTypeWarning, ErrResourceExists, msg)
-		c.step(Step{Layer: LayerWrite, Op: "EVENT", Key: objectRef.String(), Object: "Foo " + objectRef.String(), Worker: worker, Detail: "Warning " + ErrResourceExists, Len: -1})
 		return errors.New(msg)
 	}
 
@@ -92,20 +79,18 @@ func (c *Controller) syncHandler(ctx context.Context, worker int, objectRef info
 		deploymentCopy := deployment.DeepCopy()
 		deploymentCopy.Spec.Replicas = ptr.To(*foo.Spec.Replicas)
 		deployment, err = c.kubeclientset.AppsV1().Deployments(foo.Namespace).Update(ctx, deploymentCopy, metav1.UpdateOptions{FieldManager: FieldManager})
-		c.writeStep(worker, "UPDATE", foo, deployment, err)
 		if err != nil {
 			return err
 		}
 		changed = true
 	}
 
-	wrote, err := c.updateFooStatus(ctx, worker, cached, deployment)
+	wrote, err := c.updateFooStatus(ctx, cached, deployment)
 	if err != nil {
 		return err
 	}
 	if changed || wrote {
 		c.recorder.Event(foo, corev1.EventTypeNormal, SuccessSynced, MessageResourceSynced)
-		c.step(Step{Layer: LayerWrite, Op: "EVENT", Key: objectRef.String(), Object: "Foo " + objectRef.String(), Worker: worker, Detail: "Normal " + SuccessSynced, Len: -1})
 	}
 	return nil
 }
@@ -113,35 +98,17 @@ func (c *Controller) syncHandler(ctx context.Context, worker int, objectRef info
 // updateFooStatus writes the Deployment's available replicas into the
 // Foo's status, through the status subresource, unless it is there
 // already. cached is the lister's object: it is copied, never changed.
-func (c *Controller) updateFooStatus(ctx context.Context, worker int, cached *unstructured.Unstructured, deployment *appsv1.Deployment) (bool, error) {
+func (c *Controller) updateFooStatus(ctx context.Context, cached *unstructured.Unstructured, deployment *appsv1.Deployment) (bool, error) {
 	current, found, _ := unstructured.NestedInt64(cached.Object, "status", "availableReplicas")
 	if found && current == int64(deployment.Status.AvailableReplicas) {
 		return false, nil
 	}
-	key := cached.GetNamespace() + "/" + cached.GetName()
 	fooCopy := cached.DeepCopy()
 	if err := unstructured.SetNestedField(fooCopy.Object, int64(deployment.Status.AvailableReplicas), "status", "availableReplicas"); err != nil {
 		return false, err
 	}
-	updated, err := c.fooclient.Namespace(fooCopy.GetNamespace()).UpdateStatus(ctx, fooCopy, metav1.UpdateOptions{FieldManager: FieldManager})
-	s := Step{Layer: LayerWrite, Op: "UPDATE", Key: key, Object: "Foo " + key + " status", Worker: worker, Err: err, Len: -1}
-	if err == nil {
-		s.Detail = fmt.Sprintf("status.availableReplicas=%d → rv=%s", deployment.Status.AvailableReplicas, updated.GetResourceVersion())
-	}
-	c.step(s)
+	_, err := c.fooclient.Namespace(fooCopy.GetNamespace()).UpdateStatus(ctx, fooCopy, metav1.UpdateOptions{FieldManager: FieldManager})
 	return err == nil, err
-}
-
-// writeStep reports a write to a Foo's Deployment.
-func (c *Controller) writeStep(worker int, op string, foo *Foo, written *appsv1.Deployment, err error) {
-	if c.observe == nil {
-		return
-	}
-	s := Step{Layer: LayerWrite, Op: op, Key: foo.Namespace + "/" + foo.Name, Object: deploymentRef(foo), Worker: worker, Err: err, Len: -1}
-	if err == nil && written != nil {
-		s.Detail = fmt.Sprintf("spec.replicas=%s → rv=%s", replicasString(written.Spec.Replicas), written.ResourceVersion)
-	}
-	c.step(s)
 }
 
 // newDeployment is the Deployment a Foo asks for: spec.replicas replicas of
@@ -177,17 +144,4 @@ func newDeployment(foo *Foo) *appsv1.Deployment {
 			},
 		},
 	}
-}
-
-// deploymentRef names a Foo's Deployment in a Step.
-func deploymentRef(foo *Foo) string {
-	return "Deployment " + foo.Namespace + "/" + foo.Spec.DeploymentName
-}
-
-// replicasString prints an optional replica count.
-func replicasString(r *int32) string {
-	if r == nil {
-		return "unset"
-	}
-	return fmt.Sprint(*r)
 }

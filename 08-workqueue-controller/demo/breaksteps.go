@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/08-workqueue-controller/observe"
 )
 
 // changesWhileHeld scales Foo example with its Deployment write held back,
@@ -51,8 +52,8 @@ func (s *script) changesWhileHeld() error {
 		}
 	}
 	// Its write returns after a second, whatever the others did meanwhile.
-	if err := s.trace.waitFor(s.env.Ctx, s.timeout, "the first worker's Done", mark, 0, func(st controller.Step) bool {
-		return st.Layer == controller.LayerQueue && st.Op == "Done" && st.Key == key && st.Worker == first
+	if err := s.trace.waitFor(s.env.Ctx, s.timeout, "the first worker's Done", mark, 0, func(st observe.Step) bool {
+		return st.Layer == observe.LayerQueue && st.Op == "Done" && st.Key == key && st.Worker == first
 	}); err != nil {
 		return err
 	}
@@ -85,7 +86,7 @@ type overlapReport struct {
 
 // overlaps reads steps for key: its Adds, its reconciles, the writes refused
 // as conflicts, and every reconcile that began while another was running.
-func overlaps(steps []controller.Step, key string) overlapReport {
+func overlaps(steps []observe.Step, key string) overlapReport {
 	var r overlapReport
 	holding := map[int]bool{} // workers between their sync and their Done of key
 	for _, st := range steps {
@@ -93,20 +94,20 @@ func overlaps(steps []controller.Step, key string) overlapReport {
 			continue
 		}
 		switch {
-		case st.Layer == controller.LayerQueue && st.Op == "Add":
+		case st.Layer == observe.LayerQueue && st.Op == "Add":
 			r.adds++
 			if len(holding) > 0 {
 				r.addsHeld++
 			}
-		case st.Layer == controller.LayerWorker && st.Op == "sync":
+		case st.Layer == observe.LayerWorker && st.Op == "sync":
 			r.syncs++
 			for w := range holding {
 				r.twice = append(r.twice, overlap{took: fmt.Sprintf("worker %d took it", st.Worker), held: fmt.Sprintf("worker %d", w)})
 			}
 			holding[st.Worker] = true
-		case st.Layer == controller.LayerQueue && st.Op == "Done":
+		case st.Layer == observe.LayerQueue && st.Op == "Done":
 			delete(holding, st.Worker)
-		case st.Layer == controller.LayerWrite && apierrors.IsConflict(st.Err):
+		case st.Layer == observe.LayerWrite && apierrors.IsConflict(st.Err):
 			r.conflicts++
 		}
 	}
@@ -119,10 +120,10 @@ func (s *script) failAgain() error {
 	s.tl.Note("Show it: delete flaky-web by hand, with the next Deployment create failing once.")
 	s.faults.failNextCreates(1)
 	mark := s.trace.mark()
+	s.tl.Event("demo", "DELETE", s.deployment("flaky-web"), "by hand")
 	if err := s.kube.AppsV1().Deployments(s.ns).Delete(s.env.Ctx, "flaky-web", metav1.DeleteOptions{}); err != nil {
 		return err
 	}
-	s.tl.Event("demo", "DELETE", s.deployment("flaky-web"), "by hand")
 	if err := s.wait("Foo flaky's Deployment back after one more failure", mark,
 		wrote("CREATE", s.deployment("flaky-web"), ""),
 		s.fooStatus("flaky", 1)); err != nil {
@@ -147,8 +148,8 @@ func (s *script) failAgain() error {
 // Deployment the controller created carries no owner reference, so its
 // next reconcile refuses it.
 func (s *script) refusedWithoutOwner(mark int) error {
-	refused := func(st controller.Step) bool {
-		return st.Layer == controller.LayerWrite && st.Op == "EVENT" && st.Key == s.ns+"/flaky" && strings.Contains(st.Detail, controller.ErrResourceExists)
+	refused := func(st observe.Step) bool {
+		return st.Layer == observe.LayerWrite && st.Op == "EVENT" && st.Key == s.ns+"/flaky" && strings.Contains(st.Detail, controller.ErrResourceExists)
 	}
 	if err := s.wait("Foo flaky's Deployment refused", mark,
 		wrote("CREATE", s.deployment("flaky-web"), ""), refused, refused); err != nil {

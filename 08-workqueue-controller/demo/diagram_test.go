@@ -11,6 +11,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -21,6 +22,7 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/08-workqueue-controller/observe"
 	"informer-from-scratch/internal/crd"
 	"informer-from-scratch/internal/seqdiagram"
 	"informer-from-scratch/internal/timeline"
@@ -74,23 +76,28 @@ func TestSequenceDiagram(t *testing.T) {
 			failures--
 			return true, nil, apierrors.NewInternalError(errors.New("injected by the diagram's scenario"))
 		})
+		// Fake clients have no transport for the tracer to watch their
+		// writes on: these reactors, first in line, print the rows its
+		// transport prints on the playground (one worker: worker 1).
+		reportWrites(tr, &kube.Fake, "deployments")
+		reportWrites(tr, &dyn.Fake, "foos")
 
 		const ns = playgroundNamespace
-		ctrl, err := controller.NewController(kube, dyn, controller.NewInformers(kube, dyn, ns), controller.Options{
-			Observer:        tr.observe,
+		tracer := observe.New(tr.observe)
+		ctrl, err := controller.NewController(kube, dyn, controller.NewInformers(kube, dyn, ns), tracer.Options(controller.Options{
 			MetricsProvider: m,
 			Recorder:        record.NewFakeRecorder(100),
-		})
+		}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithCancel(context.Background())
+		ctx, cancel := context.WithCancel(tracer.Context(context.Background()))
 		done := make(chan error, 1)
 		go func() { done <- ctrl.Run(ctx, 1) }()
 		// WaitForCacheSync polls every 100ms of fake time: wait for the
 		// workers, not merely for a quiet bubble.
-		for !tr.seen(0, []match{func(st controller.Step) bool {
-			return st.Layer == controller.LayerController && st.Op == "Workers"
+		for !tr.seen(0, []match{func(st observe.Step) bool {
+			return st.Layer == observe.LayerController && st.Op == "Workers"
 		}}) {
 			time.Sleep(time.Millisecond)
 		}
@@ -140,46 +147,86 @@ func reconcileSpec() seqdiagram.Spec {
 			switch {
 			case row.Layer == "demo" && row.What == "CREATE":
 				return []seqdiagram.Arrow{{From: "U", To: "S", Text: "create " + row.Object}}
-			case row.Layer == controller.LayerHandler && row.What == "OnAdd" && strings.HasPrefix(row.Object, "Foo ") && !sawHandler:
+			case row.Layer == observe.LayerHandler && row.What == "OnAdd" && strings.HasPrefix(row.Object, "Foo ") && !sawHandler:
 				sawHandler = true
 				return []seqdiagram.Arrow{{From: "S", To: "H", Lane: "H", Reply: true, Text: "watch: ADDED " + row.Object + " (through the informer, cache first)"}}
-			case row.Layer == controller.LayerQueue && row.What == "Add" && !worker && !sawAdd:
+			case row.Layer == observe.LayerQueue && row.What == "Add" && !worker && !sawAdd:
 				sawAdd = true
 				return []seqdiagram.Arrow{{From: "H", To: "Q", Text: "Add(" + row.Object + "): the key, not the object"}}
-			case !worker && row.Layer != controller.LayerQueue:
+			case !worker && row.Layer != observe.LayerQueue:
 				return nil // other goroutines' rows: see the test's comment
-			case row.Layer == controller.LayerQueue && row.What == "Get":
+			case row.Layer == observe.LayerQueue && row.What == "Get":
 				return []seqdiagram.Arrow{{From: "Q", To: "W", Lane: "W", Reply: true, Text: "Get: " + row.Object + " (now in processing)"}}
-			case row.Layer == controller.LayerWorker && row.What == "sync":
+			case row.Layer == observe.LayerWorker && row.What == "sync":
 				return []seqdiagram.Arrow{{Note: true, From: "W", Text: "syncHandler(" + row.Object + ")"}}
-			case row.Layer == controller.LayerLister:
+			case row.Layer == observe.LayerLister:
 				answer := "found"
 				if strings.Contains(row.Detail, "not found") {
 					answer = "not found"
 				}
 				return []seqdiagram.Arrow{{From: "W", To: "L", Text: "Get " + row.Object}, {From: "L", To: "W", Lane: "W", Reply: true, Text: answer}}
-			case row.Layer == controller.LayerWrite && row.What == "EVENT":
+			case row.Layer == observe.LayerWrite && row.What == "EVENT":
 				_, reason, _ := strings.Cut(row.Detail, "; ")
 				return []seqdiagram.Arrow{{Note: true, From: "W", Text: "Event " + reason + " on the Foo (the event recorder)"}}
-			case row.Layer == controller.LayerWrite:
+			case row.Layer == observe.LayerWrite && !strings.Contains(row.Detail, "sent"):
 				answer := "ok"
 				if i := strings.Index(row.Detail, "error: "); i >= 0 {
 					answer = strings.TrimPrefix(row.Detail[i:], "error: ")
 				}
-				return []seqdiagram.Arrow{{From: "W", To: "S", Text: row.What + " " + row.Object}, {From: "S", To: "W", Lane: "W", Reply: true, Text: answer}}
-			case row.Layer == controller.LayerQueue && row.What == "AddRateLimited":
+				return []seqdiagram.Arrow{{From: "S", To: "W", Lane: "W", Reply: true, Text: answer}}
+			case row.Layer == observe.LayerWrite:
+				return []seqdiagram.Arrow{{From: "W", To: "S", Text: row.What + " " + row.Object}}
+			case row.Layer == observe.LayerQueue && row.What == "AddRateLimited":
 				_, delay, _ := strings.Cut(row.Detail, ": ")
 				return []seqdiagram.Arrow{{From: "W", To: "Q", Text: "AddRateLimited: " + delay}}
-			case row.Layer == controller.LayerWorker && row.What == "failed":
+			case row.Layer == observe.LayerWorker && row.What == "failed":
 				return []seqdiagram.Arrow{{Note: true, From: "W", Text: "reconcile failed: retry later"}}
-			case row.Layer == controller.LayerWorker && row.What == "synced":
+			case row.Layer == observe.LayerWorker && row.What == "synced":
 				succeeded = true
 				return []seqdiagram.Arrow{{From: "W", To: "Q", Text: "Forget: reset its backoff"}}
-			case row.Layer == controller.LayerQueue && row.What == "Done":
+			case row.Layer == observe.LayerQueue && row.What == "Done":
 				ended = succeeded
 				return []seqdiagram.Arrow{{From: "W", To: "Q", Text: "Done"}}
 			}
 			return nil
 		},
 	}
+}
+
+// reportWrites puts a reactor before fake's others that prints each create
+// or update of resource as the tracer's transport does: a row when it is
+// sent, then its answer, which it asks the rest of the chain for (the
+// diagram's injected failure, or the tracker at its end).
+func reportWrites(tr *trace, fake *clienttesting.Fake, resource string) {
+	chain := fake.ReactionChain
+	fake.PrependReactor("*", resource, func(action clienttesting.Action) (bool, runtime.Object, error) {
+		verb := map[string]string{"create": "CREATE", "update": "UPDATE"}[action.GetVerb()]
+		if verb == "" || (resource == "foos" && action.GetSubresource() != "status") {
+			return false, nil, nil // not the controller's: the scenario's own writes
+		}
+		obj := action.(interface{ GetObject() runtime.Object }).GetObject()
+		m, _ := meta.Accessor(obj)
+		what := map[string]string{"deployments": "Deployment ", "foos": "Foo "}[resource] + m.GetNamespace() + "/" + m.GetName()
+		if action.GetSubresource() == "status" {
+			what += " status"
+		}
+		tr.observe(observe.Step{Layer: observe.LayerWrite, Op: verb, Object: what, Worker: 1, Len: -1, Sent: true})
+		var ret runtime.Object
+		var err error
+		for _, r := range chain {
+			if !r.Handles(action) {
+				continue
+			}
+			var handled bool
+			if handled, ret, err = r.React(action); handled {
+				break
+			}
+		}
+		answer := observe.Step{Layer: observe.LayerWrite, Op: verb, Object: what, Worker: 1, Err: err, Len: -1}
+		if a, aerr := meta.Accessor(ret); err == nil && aerr == nil {
+			answer.Detail = "→ rv=" + a.GetResourceVersion()
+		}
+		tr.observe(answer)
+		return true, ret, err
+	})
 }

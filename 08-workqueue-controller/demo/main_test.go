@@ -62,11 +62,12 @@ func TestDemoTellsTheStoryInOrder(t *testing.T) {
 		// Create: handler → workqueue → worker → lister → write.
 		"Step 3: Create a Foo",
 		"handler    OnAdd     Foo stage08/example",
-		"workqueue  Add       stage08/example                len=1 dirty=1",
+		"workqueue  Add       stage08/example",
 		"workqueue  Get       stage08/example",
 		"worker     sync      stage08/example",
 		"lister     Get       Foo stage08/example",
-		`lister     Get       Deployment stage08/example-web worker 1; error: deployment.apps "example-web" not found`,
+		"lister     Get       Deployment stage08/example-web worker",
+		`error: deployment.apps "example-web" not found`,
 		"write      CREATE    Deployment stage08/example-web",
 		"status.availableReplicas=1 → rv=",
 		// Scale.
@@ -102,7 +103,7 @@ func TestDemoTellsTheStoryInOrder(t *testing.T) {
 		// Changes while a worker holds the key: marked dirty, one worker.
 		"Step 9: Change a Foo while a worker holds its key",
 		"spec.replicas 4 → 5",
-		"workqueue  Add       stage08/example                len=0 dirty=1",
+		"workqueue  Add       stage08/example                held by a worker: queued again at its Done",
 		"Adds came while a worker held stage08/example: each found it in the dirty set",
 		"never two at once.",
 		// The drain waits for the write in flight.
@@ -133,11 +134,68 @@ func TestDemoTellsTheStoryInOrder(t *testing.T) {
 			}
 		}
 	}
+	causesBeforeEffects(t, out)
 	if retries := metric(t, out, "workqueue_retries_total"); retries < 3 {
 		t.Errorf("workqueue_retries_total=%d, want at least the 3 failures", retries)
 	}
 	if depth := metric(t, out, "workqueue_depth"); depth != 0 {
 		t.Errorf("workqueue_depth=%d after the drain, want 0", depth)
+	}
+}
+
+// rowRE reads a timeline row: layer, what, object (one or two words), detail.
+var rowRE = regexp.MustCompile(`^\s+\+[0-9.]+s\s+(\S+)\s+(\S+)\s+(\S+(?: \S+/\S+)?)\s*(.*)$`)
+
+// rvRE finds the resourceVersion a row reports: an event's "rv=N", a
+// write's answer "→ rv=N".
+var rvRE = regexp.MustCompile(`(→ )?rv=(\d+)`)
+
+// causesBeforeEffects fails when a handler's row (an event the informers
+// delivered) comes before the write that made its resourceVersion: the
+// write's first row, printed when its request left. A learner reads the
+// timeline top to bottom as cause and effect.
+func causesBeforeEffects(t *testing.T, out string) {
+	t.Helper()
+	type row struct{ layer, what, object, detail string }
+	var rows []row
+	for _, line := range strings.Split(out, "\n") {
+		if m := rowRE.FindStringSubmatch(line); m != nil {
+			rows = append(rows, row{m[1], m[2], m[3], m[4]})
+		}
+	}
+	// sentAt: for each object and resourceVersion a write made, the index
+	// of the write's first row.
+	sentAt := map[string]int{}
+	for i, r := range rows {
+		m := rvRE.FindStringSubmatch(r.detail)
+		if m == nil || m[1] == "" || r.layer == "handler" {
+			continue
+		}
+		for j := i - 1; j >= 0; j-- {
+			if rows[j].layer == r.layer && rows[j].what == r.what && rows[j].object == r.object && !strings.Contains(rows[j].detail, "→ rv=") {
+				sentAt[r.object+"@"+m[2]] = j
+				break
+			}
+		}
+	}
+	checked := 0
+	for i, r := range rows {
+		if r.layer != "handler" || (!strings.HasPrefix(r.what, "OnAdd") && r.what != "OnUpdate") {
+			continue
+		}
+		m := rvRE.FindStringSubmatch(r.detail)
+		if m == nil {
+			continue
+		}
+		if j, ok := sentAt[r.object+"@"+m[2]]; ok {
+			checked++
+			if j > i {
+				t.Errorf("row %d, %s %s %s, comes before the write that made rv=%s (row %d): effect before cause", i, r.layer, r.what, r.object, m[2], j)
+			}
+		}
+	}
+	if checked < 5 {
+		t.Errorf("only %d events could be matched to the writes that made them; the check proves little", checked)
 	}
 }
 
@@ -408,7 +466,8 @@ func TestBreakSwitchesShowTheirFailure(t *testing.T) {
 			`Step 9: Change a Foo while a worker holds its key`,
 			`worker +sync +stage08/example +worker (\d)`,
 			`spec\.replicas 4 → 5`,
-			`workqueue +Get +stage08/example +worker \d; len=\d+ dirty=\d+`,
+			`workqueue +Get +stage08/example +len=\d+ dirty=\d+`,
+			`worker +sync +stage08/example +worker \d`,
 			`--break=dirty-set: worker \d took it, while worker \d held stage08/example: two reconciles of one Foo at once`,
 			`Step 10: Shut down`,
 		}, []string{`never two at once`}},

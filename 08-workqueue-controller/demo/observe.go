@@ -1,5 +1,5 @@
 // Not a mirror of client-go: the demo's window on the controller. Every
-// controller.Step (and every write of the stand-in) becomes a timeline row,
+// observe.Step (and every write of the stand-in) becomes a timeline row,
 // and is kept, so that the script can wait until the step it set off has
 // happened and the controller has gone quiet.
 
@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/08-workqueue-controller/observe"
 	"informer-from-scratch/internal/standin"
 	"informer-from-scratch/internal/timeline"
 )
@@ -31,14 +31,14 @@ type trace struct {
 	shuttingDown atomic.Bool
 
 	mu    sync.Mutex
-	steps []controller.Step
+	steps []observe.Step
 	last  time.Time // when the last step came
 }
 
 // observe is the controller's Observer: it runs on the informers' handler
 // goroutines and on the workers, so it only prints and appends.
-func (t *trace) observe(s controller.Step) {
-	if s.Layer == controller.LayerController && s.Op == "ShutDownWithDrain" {
+func (t *trace) observe(s observe.Step) {
+	if s.Layer == observe.LayerController && s.Op == "ShutDownWithDrain" {
 		t.shuttingDown.Store(true)
 	}
 	dirty := t.dirty()
@@ -49,12 +49,12 @@ func (t *trace) observe(s controller.Step) {
 // standin is the stand-in's OnAction: its writes are rows too, saying whose
 // part it plays.
 func (t *trace) standin(a standin.Action) {
-	s := controller.Step{Layer: layerStandin, Op: a.What, Object: a.Object, Detail: a.Detail, Len: -1}
+	s := observe.Step{Layer: layerStandin, Op: a.What, Object: a.Object, Detail: a.Detail, Len: -1}
 	t.tl.Event(s.Layer, s.Op, s.Object, s.Detail)
 	t.keep(s)
 }
 
-func (t *trace) keep(s controller.Step) {
+func (t *trace) keep(s observe.Step) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.steps = append(t.steps, s)
@@ -63,9 +63,9 @@ func (t *trace) keep(s controller.Step) {
 
 // object is a row's object column: the key for the workqueue and the
 // workers (only keys travel there), the object touched otherwise.
-func object(s controller.Step) string {
+func object(s observe.Step) string {
 	switch {
-	case s.Layer == controller.LayerQueue || s.Layer == controller.LayerWorker:
+	case s.Layer == observe.LayerQueue || s.Layer == observe.LayerWorker:
 		return s.Key
 	case s.Object != "":
 		return s.Object
@@ -75,12 +75,12 @@ func object(s controller.Step) string {
 
 // detail is a row's last column: which worker, the queue's length and dirty
 // set after a queue step, the delay the rate limiter chose, the error.
-func (t *trace) detail(s controller.Step, dirty int64) string {
+func (t *trace) detail(s observe.Step, dirty int64) string {
 	var parts []string
 	if s.Worker > 0 {
 		parts = append(parts, fmt.Sprintf("worker %d", s.Worker))
 	}
-	if s.Layer == controller.LayerHandler && s.Key != "" && strings.HasPrefix(s.Object, "Deployment ") {
+	if s.Layer == observe.LayerHandler && s.Key != "" && strings.HasPrefix(s.Object, "Deployment ") {
 		parts = append(parts, "key "+s.Key)
 	}
 	if s.Op == "AddRateLimited" {
@@ -89,11 +89,13 @@ func (t *trace) detail(s controller.Step, dirty int64) string {
 	if s.Len >= 0 {
 		parts = append(parts, fmt.Sprintf("len=%d dirty=%d", s.Len, dirty))
 	}
-	if s.Detail != "" {
+	switch {
+	case s.Sent && s.Detail != "":
+		parts = append(parts, "sent: "+s.Detail)
+	case s.Sent:
+		parts = append(parts, "sent")
+	case s.Detail != "":
 		parts = append(parts, s.Detail)
-	}
-	if s.Layer == controller.LayerQueue && s.Op == "Add" && t.shuttingDown.Load() {
-		parts = append(parts, "dropped: the queue is shutting down")
 	}
 	if s.Err != nil {
 		parts = append(parts, "error: "+shorten(s.Err.Error()))
@@ -118,14 +120,14 @@ func (t *trace) mark() int {
 }
 
 // since returns the steps kept from mark on.
-func (t *trace) since(mark int) []controller.Step {
+func (t *trace) since(mark int) []observe.Step {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return append([]controller.Step(nil), t.steps[mark:]...)
+	return append([]observe.Step(nil), t.steps[mark:]...)
 }
 
 // match is one thing the script waits to see.
-type match func(controller.Step) bool
+type match func(observe.Step) bool
 
 // quiet is how long nothing must happen before the controller counts as
 // idle: long beside a reconcile (milliseconds on the playground), short
@@ -179,21 +181,21 @@ func (t *trace) idleFor() time.Duration {
 // wrote matches a successful write (op CREATE, UPDATE) to object whose
 // detail contains detail.
 func wrote(op, object, detail string) match {
-	return func(s controller.Step) bool {
-		return s.Layer == controller.LayerWrite && s.Op == op && s.Object == object && s.Err == nil && strings.Contains(s.Detail, detail)
+	return func(s observe.Step) bool {
+		return s.Layer == observe.LayerWrite && !s.Sent && s.Op == op && s.Object == object && s.Err == nil && strings.Contains(s.Detail, detail)
 	}
 }
 
 // handled matches a handler call op about object.
 func handled(op, object string) match {
-	return func(s controller.Step) bool {
-		return s.Layer == controller.LayerHandler && strings.HasPrefix(s.Op, op) && s.Object == object
+	return func(s observe.Step) bool {
+		return s.Layer == observe.LayerHandler && strings.HasPrefix(s.Op, op) && s.Object == object
 	}
 }
 
 // workerTook matches a worker starting a reconcile of key.
 func workerTook(key string) match {
-	return func(s controller.Step) bool {
-		return s.Layer == controller.LayerWorker && s.Op == "sync" && s.Key == key
+	return func(s observe.Step) bool {
+		return s.Layer == observe.LayerWorker && s.Op == "sync" && s.Key == key
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/08-workqueue-controller/observe"
 	"informer-from-scratch/internal/crd"
 	"informer-from-scratch/internal/demo"
 	"informer-from-scratch/internal/standin"
@@ -121,20 +122,24 @@ func (s *script) startController() error {
 	cfg.Wrap(s.faults.wrap)
 	opts := controller.Options{
 		Namespace:       s.ns,
-		Observer:        s.trace.observe,
 		MetricsProvider: s.metrics,
 	}
 	s.applyBreaks(&opts, cfg) // --break: off by default
-	ctrl, err := controller.NewForConfig(cfg, opts)
+	// The timeline watches the controller from outside: its informers,
+	// queue, limiter, reconciles and recorder wrapped, its writes seen on
+	// the way out (outermost, so an injected fault is an answer it sees),
+	// its log in Run's context. Nothing of it is in the controller.
+	tracer := observe.New(s.trace.observe)
+	ctrl, err := controller.NewForConfig(tracer.Config(cfg), tracer.Options(opts))
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(s.env.Ctx)
 	s.stopController, s.controllerDone = cancel, make(chan error, 1)
 	mark := s.trace.mark()
-	go func() { s.controllerDone <- ctrl.Run(ctx, workersFlag) }()
-	return s.wait("the workers to start", mark, func(st controller.Step) bool {
-		return st.Layer == controller.LayerController && st.Op == "Workers"
+	go func() { s.controllerDone <- ctrl.Run(tracer.Context(ctx), workersFlag) }()
+	return s.wait("the workers to start", mark, func(st observe.Step) bool {
+		return st.Layer == observe.LayerController && st.Op == "Workers"
 	})
 }
 
@@ -174,10 +179,12 @@ func (s *script) deleteDeployment() error {
 		"The Deployment informer's OnDelete maps example-web to its Foo through the owner reference and",
 		"enqueues example; the reconcile finds no Deployment and creates it again.")
 	mark := s.trace.mark()
+	// The demo's own writes are printed before they are sent, so their
+	// rows come before the events they cause.
+	s.tl.Event("demo", "DELETE", s.deployment("example-web"), "by hand")
 	if err := s.kube.AppsV1().Deployments(s.ns).Delete(s.env.Ctx, "example-web", metav1.DeleteOptions{}); err != nil {
 		return err
 	}
-	s.tl.Event("demo", "DELETE", s.deployment("example-web"), "by hand")
 	return s.wait("Deployment example-web back", mark,
 		wrote("CREATE", s.deployment("example-web"), ""),
 		s.fooStatus("example", 3))
@@ -196,11 +203,12 @@ func (s *script) editDeployment() error {
 	}
 	five := int32(5)
 	d.Spec.Replicas = &five
+	s.tl.Event("demo", "UPDATE", s.deployment("example-web"), "by hand: spec.replicas=5")
 	d, err = s.kube.AppsV1().Deployments(s.ns).Update(s.env.Ctx, d, metav1.UpdateOptions{})
 	if err != nil {
 		return err
 	}
-	s.tl.Event("demo", "UPDATE", s.deployment("example-web"), "by hand: spec.replicas=5 → rv="+d.ResourceVersion)
+	s.tl.Event("demo", "UPDATE", s.deployment("example-web"), "→ rv="+d.ResourceVersion)
 	return s.wait("Deployment example-web corrected", mark,
 		wrote("UPDATE", s.deployment("example-web"), "spec.replicas=3"))
 }
@@ -261,10 +269,10 @@ func (s *script) deleteFoo() error {
 		who+" deletes what the Foo owned. The Deployment's OnDelete",
 		"finds no Foo in the cache and is ignored.")
 	mark := s.trace.mark()
+	s.tl.Event("demo", "DELETE", "Foo "+s.ns+"/flaky", "by hand")
 	if err := s.dyn.Resource(crd.Foo.GVR()).Namespace(s.ns).Delete(s.env.Ctx, "flaky", metav1.DeleteOptions{}); err != nil {
 		return err
 	}
-	s.tl.Event("demo", "DELETE", "Foo "+s.ns+"/flaky", "by hand")
 	if s.breaks.noOwnerReference {
 		return s.leftBehind(mark)
 	}
@@ -292,8 +300,8 @@ func (s *script) shutdown() error {
 	}
 	steps := s.trace.since(mark)
 	write := slices.IndexFunc(steps, wrote("UPDATE", s.deployment("example-web"), "spec.replicas=2"))
-	drained := slices.IndexFunc(steps, func(st controller.Step) bool {
-		return st.Layer == controller.LayerController && st.Op == "Drained"
+	drained := slices.IndexFunc(steps, func(st observe.Step) bool {
+		return st.Layer == observe.LayerController && st.Op == "Drained"
 	})
 	switch {
 	case write >= 0 && write < drained:
@@ -384,7 +392,7 @@ func (s *script) wait(what string, mark int, wants ...match) error {
 // not wait for it.
 func (s *script) fooStatus(name string, n int) match {
 	if !s.playground {
-		return func(controller.Step) bool { return true }
+		return func(observe.Step) bool { return true }
 	}
 	return wrote("UPDATE", "Foo "+s.ns+"/"+name+" status", fmt.Sprintf("status.availableReplicas=%d ", n))
 }
@@ -402,11 +410,12 @@ func (s *script) setFooReplicas(name string, replicas int64) error {
 	if err := unstructured.SetNestedField(foo.Object, replicas, "spec", "replicas"); err != nil {
 		return err
 	}
+	s.tl.Event("demo", "UPDATE", "Foo "+s.ns+"/"+name, fmt.Sprintf("spec.replicas %d → %d", before, replicas))
 	foo, err = foos.Update(s.env.Ctx, foo, metav1.UpdateOptions{})
 	if err != nil {
 		return err
 	}
-	s.tl.Event("demo", "UPDATE", "Foo "+s.ns+"/"+name, fmt.Sprintf("spec.replicas %d → %d, rv=%s", before, replicas, foo.GetResourceVersion()))
+	s.tl.Event("demo", "UPDATE", "Foo "+s.ns+"/"+name, "→ rv="+foo.GetResourceVersion())
 	return nil
 }
 
@@ -414,10 +423,11 @@ func (s *script) setFooReplicas(name string, replicas int64) error {
 // real cluster's namespace can tell the demo's objects from anyone else's.
 func (s *script) newFoo(name, deployment string) error {
 	foo := crd.NewFoo(s.ns, name, deployment, 1, map[string]string{managedByLabel: managedBy})
+	s.tl.Event("demo", "CREATE", "Foo "+s.ns+"/"+name, "spec.replicas=1")
 	foo, err := s.dyn.Resource(crd.Foo.GVR()).Namespace(s.ns).Create(s.env.Ctx, foo, metav1.CreateOptions{})
 	if err != nil {
 		return err
 	}
-	s.tl.Event("demo", "CREATE", "Foo "+s.ns+"/"+name, "spec.replicas=1 → rv="+foo.GetResourceVersion())
+	s.tl.Event("demo", "CREATE", "Foo "+s.ns+"/"+name, "→ rv="+foo.GetResourceVersion())
 	return nil
 }

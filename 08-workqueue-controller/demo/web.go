@@ -20,7 +20,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/08-workqueue-controller/observe"
 	"informer-from-scratch/internal/crd"
 	"informer-from-scratch/internal/webview"
 )
@@ -35,7 +35,7 @@ func webFlags(fs *flag.FlagSet) {
 // fields are a Step's facts for the browser view (webview's Field names),
 // attached to its timeline row, so the page moves tokens without parsing
 // the row's text. dirty is the depth the row prints beside len.
-func (t *trace) fields(s controller.Step, dirty int64) map[string]string {
+func (t *trace) fields(s observe.Step, dirty int64) map[string]string {
 	f := map[string]string{}
 	set := func(k, v string) {
 		if v != "" {
@@ -54,8 +54,11 @@ func (t *trace) fields(s controller.Step, dirty int64) map[string]string {
 		set(webview.FieldDelay, s.Delay.String())
 		set(webview.FieldRequeues, strconv.Itoa(s.Requeues))
 	}
-	if s.Layer == controller.LayerQueue && s.Op == "Add" && t.shuttingDown.Load() {
+	if s.Layer == observe.LayerQueue && s.Op == "Add" && strings.HasPrefix(s.Detail, "dropped") {
 		set(webview.FieldDropped, "true")
+	}
+	if s.Sent {
+		set(webview.FieldSent, "true")
 	}
 	if s.Err != nil {
 		set(webview.FieldError, shorten(s.Err.Error()))
@@ -240,10 +243,10 @@ func (w *web) deleteDeployment(ctx context.Context) (string, error) {
 		return "", err
 	}
 	deployment, _, _ := unstructured.NestedString(foo.Object, "spec", "deploymentName")
+	w.s.tl.Event("demo", "DELETE", w.s.deployment(deployment), "by hand")
 	if err := w.s.kube.AppsV1().Deployments(w.s.ns).Delete(ctx, deployment, metav1.DeleteOptions{}); err != nil {
 		return "", err
 	}
-	w.s.tl.Event("demo", "DELETE", w.s.deployment(deployment), "by hand")
 	return "deleted Deployment " + deployment + " of Foo " + foo.GetName(), nil
 }
 
@@ -254,10 +257,10 @@ func (w *web) deleteFoo(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	w.s.tl.Event("demo", "DELETE", "Foo "+w.s.ns+"/"+foo.GetName(), "by hand")
 	if err := w.s.dyn.Resource(crd.Foo.GVR()).Namespace(w.s.ns).Delete(ctx, foo.GetName(), metav1.DeleteOptions{}); err != nil {
 		return "", err
 	}
-	w.s.tl.Event("demo", "DELETE", "Foo "+w.s.ns+"/"+foo.GetName(), "by hand")
 	return "deleted Foo " + foo.GetName(), nil
 }
 

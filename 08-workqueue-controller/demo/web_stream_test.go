@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/08-workqueue-controller/observe"
 	"informer-from-scratch/internal/standin"
 	"informer-from-scratch/internal/timeline"
 	"informer-from-scratch/internal/webview"
@@ -44,32 +44,49 @@ const ns = "stage08"
 
 // The controller's Steps, as its code takes them.
 func (s *scripted) handler(op, object, key string, err error) {
-	s.trace.observe(controller.Step{Layer: controller.LayerHandler, Op: op, Key: key, Object: object, Err: err, Len: -1})
+	s.trace.observe(observe.Step{Layer: observe.LayerHandler, Op: op, Key: key, Object: object, Err: err, Len: -1})
 }
 
 func (s *scripted) queue(op, key string, worker, length int, depth int64) {
 	s.depth = depth
-	s.trace.observe(controller.Step{Layer: controller.LayerQueue, Op: op, Key: key, Worker: worker, Len: length})
+	s.trace.observe(observe.Step{Layer: observe.LayerQueue, Op: op, Key: key, Worker: worker, Len: length})
 }
 
 func (s *scripted) rateLimited(key string, requeues int, delay time.Duration) {
-	s.trace.observe(controller.Step{Layer: controller.LayerQueue, Op: "AddRateLimited", Key: key, Delay: delay, Requeues: requeues, Len: -1})
+	s.trace.observe(observe.Step{Layer: observe.LayerQueue, Op: "AddRateLimited", Key: key, Delay: delay, Requeues: requeues, Len: -1})
 }
 
 func (s *scripted) worker(op, key string, worker int, err error) {
-	s.trace.observe(controller.Step{Layer: controller.LayerWorker, Op: op, Key: key, Worker: worker, Err: err, Len: -1})
+	s.trace.observe(observe.Step{Layer: observe.LayerWorker, Op: op, Key: key, Worker: worker, Err: err, Len: -1})
 }
 
 func (s *scripted) lister(object, key string, worker int, err error) {
-	s.trace.observe(controller.Step{Layer: controller.LayerLister, Op: "Get", Key: key, Object: object, Worker: worker, Err: err, Len: -1})
+	s.trace.observe(observe.Step{Layer: observe.LayerLister, Op: "Get", Key: key, Object: object, Worker: worker, Err: err, Len: -1})
 }
 
+// write is a write's two rows, its request and its answer; an Event is one.
 func (s *scripted) write(op, object, key string, worker int, err error) {
-	s.trace.observe(controller.Step{Layer: controller.LayerWrite, Op: op, Key: key, Object: object, Worker: worker, Err: err, Len: -1})
+	if op != "EVENT" {
+		s.trace.observe(observe.Step{Layer: observe.LayerWrite, Op: op, Key: key, Object: object, Worker: worker, Len: -1, Sent: true})
+	}
+	s.trace.observe(observe.Step{Layer: observe.LayerWrite, Op: op, Key: key, Object: object, Worker: worker, Err: err, Len: -1})
+}
+
+// add is a handler's Add: printed before the call, so no length (the next
+// Get's row says it).
+func (s *scripted) add(key string, depth int64, detail string) {
+	s.depth = depth
+	s.trace.observe(observe.Step{Layer: observe.LayerQueue, Op: "Add", Key: key, Detail: detail, Len: -1})
+}
+
+// done is a worker's Done: printed before the call, as Add is.
+func (s *scripted) done(key string, worker int, depth int64) {
+	s.depth = depth
+	s.trace.observe(observe.Step{Layer: observe.LayerQueue, Op: "Done", Key: key, Worker: worker, Len: -1})
 }
 
 func (s *scripted) controller(op string, length int) {
-	s.trace.observe(controller.Step{Layer: controller.LayerController, Op: op, Len: length})
+	s.trace.observe(observe.Step{Layer: observe.LayerController, Op: op, Len: length})
 }
 
 var (
@@ -80,8 +97,8 @@ var (
 
 // story is a run of stage 08's demo: a Foo created (its Deployment's add
 // marks the key dirty while a worker has it, and a status conflict is
-// retried), a Foo whose Deployment create fails twice, a Get printed before
-// the Add it took, and a shutdown that drops an Add.
+// retried), a Foo whose Deployment create fails twice, and a shutdown that
+// drops an Add.
 func (s *scripted) story() {
 	example, flaky := ns+"/example", ns+"/flaky"
 	s.tl.Step("Start the controller")
@@ -91,85 +108,77 @@ func (s *scripted) story() {
 
 	s.tl.Step("Create a Foo")
 	s.at(100)
-	s.tl.Event("demo", "CREATE", "Foo "+example, "spec.replicas=1 → rv=75")
+	s.tl.Event("demo", "CREATE", "Foo "+example, "spec.replicas=1")
 	s.handler("OnAdd", "Foo "+example, example, nil)
-	s.queue("Add", example, 0, 1, 1)
-	s.queue("Get", example, 1, 0, 0)
+	s.add(example, 1, "")
+	s.queue("Get", example, 0, 0, 0)
 	s.worker("sync", example, 1, nil)
 	s.lister("Foo "+example, example, 1, nil)
 	s.lister("Deployment "+ns+"/example-web", example, 1, errNotFound)
 	s.at(105)
 	s.handler("OnAdd", "Deployment "+ns+"/example-web", example, nil)
-	s.queue("Add", example, 0, 0, 1) // marked while worker 1 has it: dirty
+	s.add(example, 1, "held by a worker: queued again at its Done") // marked while worker 1 has it: dirty
 	s.write("CREATE", "Deployment "+ns+"/example-web", example, 1, nil)
 	s.trace.standin(standinAction("STATUS", "Deployment "+ns+"/example-web"))
 	s.write("UPDATE", "Foo "+example+" status", example, 1, nil)
 	s.write("EVENT", "Foo "+example, example, 1, nil)
 	s.worker("synced", example, 1, nil)
-	s.queue("Done", example, 1, 1, 1) // the dirty mark is queued
-	s.queue("Get", example, 1, 0, 0)
+	s.done(example, 1, 1) // the dirty mark is queued
+	s.queue("Get", example, 0, 0, 0)
 	s.worker("sync", example, 1, nil)
 	s.at(110)
 	s.write("UPDATE", "Foo "+example+" status", example, 1, errConflict)
 	s.worker("failed", example, 1, errConflict)
 	s.rateLimited(example, 1, 5*time.Millisecond)
-	s.queue("Done", example, 1, 0, 0)
+	s.done(example, 1, 0)
 	s.at(116)
-	s.queue("Get", example, 1, 0, 0)
+	s.queue("Get", example, 0, 0, 0)
 	s.worker("sync", example, 1, nil)
 	s.worker("synced", example, 1, nil)
-	s.queue("Done", example, 1, 0, 0)
+	s.done(example, 1, 0)
 
 	s.tl.Step("A reconcile that fails 2 times")
 	s.at(200)
-	s.tl.Event("demo", "CREATE", "Foo "+flaky, "spec.replicas=1 → rv=99")
+	s.tl.Event("demo", "CREATE", "Foo "+flaky, "spec.replicas=1")
 	s.handler("OnAdd", "Foo "+flaky, flaky, nil)
-	s.queue("Add", flaky, 0, 1, 1)
-	s.queue("Get", flaky, 2, 0, 0)
+	s.add(flaky, 1, "")
+	s.queue("Get", flaky, 0, 0, 0)
 	s.worker("sync", flaky, 2, nil)
 	s.write("CREATE", "Deployment "+ns+"/flaky-web", flaky, 2, err500)
 	s.worker("failed", flaky, 2, err500)
 	s.rateLimited(flaky, 1, 5*time.Millisecond)
-	s.queue("Done", flaky, 2, 0, 0)
+	s.done(flaky, 2, 0)
 	s.at(202) // within the wait: the token must still be waiting
 	s.trace.standin(standinAction("STATUS", "Deployment "+ns+"/example-web"))
 	s.at(206)
-	s.queue("Get", flaky, 1, 0, 0)
+	s.queue("Get", flaky, 0, 0, 0)
 	s.worker("sync", flaky, 1, nil)
 	s.write("CREATE", "Deployment "+ns+"/flaky-web", flaky, 1, err500)
 	s.worker("failed", flaky, 1, err500)
 	s.rateLimited(flaky, 2, 10*time.Millisecond)
-	s.queue("Done", flaky, 1, 0, 0)
+	s.done(flaky, 1, 0)
 	s.at(217)
-	s.queue("Get", flaky, 2, 0, 0)
+	s.queue("Get", flaky, 0, 0, 0)
 	s.worker("sync", flaky, 2, nil)
 	s.write("CREATE", "Deployment "+ns+"/flaky-web", flaky, 2, nil)
 	s.worker("synced", flaky, 2, nil)
-	s.queue("Done", flaky, 2, 0, 0)
-
-	s.tl.Step("A Get printed before its Add")
+	s.done(flaky, 2, 0)
 	s.at(300)
-	s.handler("OnUpdate", "Foo "+example, example, nil)
-	s.queue("Get", example, 2, 0, 0) // the worker printed first
-	s.queue("Add", example, 0, 0, 0)
-	s.worker("sync", example, 2, nil)
-	s.worker("synced", example, 2, nil)
-	s.queue("Done", example, 2, 0, 0)
 	s.handler("OnDelete", ns+"/flaky", flaky, nil) // a Foo's delete: nothing to enqueue
 
 	s.tl.Step("Shut down with a reconcile in flight")
 	s.at(400)
 	s.handler("OnUpdate", "Foo "+example, example, nil)
-	s.queue("Add", example, 0, 1, 1)
-	s.queue("Get", example, 2, 0, 0)
+	s.add(example, 1, "")
+	s.queue("Get", example, 0, 0, 0)
 	s.worker("sync", example, 2, nil)
 	s.controller("ShutDownWithDrain", 0)
 	s.at(1400)
 	s.handler("OnUpdate", "Deployment "+ns+"/example-web", example, nil)
-	s.queue("Add", example, 0, 0, 0) // dropped: the queue is shutting down
+	s.add(example, 0, "dropped: the queue is shutting down")
 	s.write("UPDATE", "Deployment "+ns+"/example-web", example, 2, nil)
 	s.worker("synced", example, 2, nil)
-	s.queue("Done", example, 2, 0, 0)
+	s.done(example, 2, 0)
 	s.controller("Drained", -1)
 	s.controller("Shutdown", -1)
 	s.tl.Note("The end.")
@@ -282,8 +291,8 @@ func TestWebStreamFollowsEachKey(t *testing.T) {
 		return webview.State{}
 	}
 	for _, c := range []struct{ row, counter, want string }{
-		{"workqueue  Add       stage08/example                len=1 dirty=1", webview.CounterLen, "1"},
-		{"workqueue  Add       stage08/example                len=0 dirty=1", webview.CounterDirty, "1"},
+		{"workqueue  Get       stage08/example                len=0 dirty=0", webview.CounterLen, "0"},
+		{"held by a worker: queued again at its Done", webview.CounterProcessing, "1"},
 		{"worker     sync      stage08/example                worker 1", webview.CounterProcessing, "1"},
 		{"controller Workers", webview.CounterController, "running"},
 		{"requeue 2: back in 10ms", webview.CounterRetries, "3"},

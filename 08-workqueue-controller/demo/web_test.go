@@ -40,9 +40,9 @@ func TestWebView(t *testing.T) {
 		st.CheckRows(t, d.Out.String())
 
 		// The key goes through the informers to a handler, and one token
-		// goes through the workqueue to a write (the controller prints a
-		// queue call and its row as one, so a Get's row never comes before
-		// the Add's that made it possible).
+		// goes through the workqueue to a write (observe prints an Add
+		// before making it, so a Get's row never comes before the Add's
+		// that made it possible).
 		journeys := webviewtest.Journeys(st.Snapshot, st.Messages())
 		informers := "apiserver informers handlers"
 		once := "queued processing worker write"
@@ -104,7 +104,7 @@ func written(key, op, what string) func(webview.Message) bool {
 	return func(m webview.Message) bool {
 		r := m.Row
 		return r != nil && r.Layer == "write" && r.What == op && r.Fields[webview.FieldKey] == key &&
-			r.Fields[webview.FieldError] == "" && strings.Contains(r.Object, what)
+			r.Fields[webview.FieldSent] == "" && r.Fields[webview.FieldError] == "" && strings.Contains(r.Object, what)
 	}
 }
 

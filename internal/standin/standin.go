@@ -50,7 +50,8 @@ type Action struct {
 	What string
 	// Object is "Deployment namespace/name".
 	Object string
-	// Detail says what was written, or why the Deployment was deleted.
+	// Detail says what is written, or why the Deployment is deleted; on
+	// the row after the write, its new resourceVersion, or why it failed.
 	Detail string
 }
 
@@ -58,7 +59,8 @@ type Action struct {
 type Options struct {
 	// Namespace is where the stand-in looks; it must not be empty.
 	Namespace string
-	// OnAction, if set, hears of each write as it is made.
+	// OnAction, if set, hears of each write twice: when it is sent (so the
+	// watch events it causes come after it), and when its answer comes.
 	OnAction func(Action)
 	// Pause, if set, is called before each pass; a demo uses it to hold
 	// the stand-in back while it shows a step.
@@ -195,14 +197,13 @@ func (s *standin) pass(ctx context.Context) error {
 // would: in the background, and only that Deployment (the UID
 // precondition), not a new one of the same name.
 func (s *standin) collect(ctx context.Context, d *appsv1.Deployment, owner string) error {
+	object := "Deployment " + d.Namespace + "/" + d.Name
+	s.act(Action{What: "DELETE", Object: object, Detail: fmt.Sprintf("its owner, Foo %s, is gone (the garbage collector's part)", owner)})
 	err := s.kube.AppsV1().Deployments(d.Namespace).Delete(ctx, d.Name, metav1.DeleteOptions{
 		Preconditions:     &metav1.Preconditions{UID: ptr.To(d.UID)},
 		PropagationPolicy: ptr.To(metav1.DeletePropagationBackground),
 	})
-	if err == nil {
-		s.act(Action{What: "DELETE", Object: "Deployment " + d.Namespace + "/" + d.Name,
-			Detail: fmt.Sprintf("its owner, Foo %s, is gone (the garbage collector's part)", owner)})
-	}
+	s.answered("DELETE", object, "", err)
 	return err
 }
 
@@ -230,12 +231,29 @@ func (s *standin) writeStatus(ctx context.Context, d *appsv1.Deployment) error {
 	d.Status.ObservedGeneration = d.Generation
 	d.Status.Replicas, d.Status.UpdatedReplicas, d.Status.ReadyReplicas, d.Status.AvailableReplicas = want, want, want, want
 	d.Status.UnavailableReplicas = 0
+	object := "Deployment " + d.Namespace + "/" + d.Name
+	s.act(Action{What: "STATUS", Object: object, Detail: fmt.Sprintf("availableReplicas=%d (the deployment controller's part)", want)})
 	updated, err := s.kube.AppsV1().Deployments(d.Namespace).UpdateStatus(ctx, d, metav1.UpdateOptions{FieldManager: "standin-deployment-controller"})
+	rv := ""
 	if err == nil {
-		s.act(Action{What: "STATUS", Object: "Deployment " + d.Namespace + "/" + d.Name,
-			Detail: fmt.Sprintf("availableReplicas=%d → rv=%s (the deployment controller's part)", want, updated.ResourceVersion)})
+		rv = updated.ResourceVersion
 	}
+	s.answered("STATUS", object, rv, err)
 	return err
+}
+
+// answered reports a write's answer: its new resourceVersion, or why it
+// was refused (a conflict or a gone object is retried, or moot, at the
+// next pass).
+func (s *standin) answered(what, object, rv string, err error) {
+	switch {
+	case err != nil:
+		s.act(Action{What: what, Object: object, Detail: "not written: " + err.Error()})
+	case rv != "":
+		s.act(Action{What: what, Object: object, Detail: "→ rv=" + rv})
+	default:
+		s.act(Action{What: what, Object: object, Detail: "→ done"})
+	}
 }
 
 func (s *standin) act(a Action) {

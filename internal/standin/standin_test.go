@@ -57,18 +57,27 @@ func start(kube kubernetes.Interface, dyn dynamic.Interface) *running {
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &running{cancel: cancel, done: make(chan error, 1)}
 	go func() {
+		// Each write comes twice: when it is sent, then its answer. A
+		// write that went through is kept, as "WHAT Object: detail".
+		sent := map[string]string{}
 		r.done <- standin.Run(ctx, kube, dyn, standin.Options{Namespace: "ns", OnAction: func(a standin.Action) {
 			r.mu.Lock()
 			defer r.mu.Unlock()
-			what, _, _ := strings.Cut(a.Detail, " →")
-			r.actions = append(r.actions, a.What+" "+a.Object+": "+what)
+			write := a.What + " " + a.Object
+			switch {
+			case strings.HasPrefix(a.Detail, "→"):
+				r.actions = append(r.actions, write+": "+sent[write])
+			case strings.HasPrefix(a.Detail, "not written"):
+			default:
+				sent[write] = a.Detail
+			}
 		}})
 	}()
 	return r
 }
 
 // stop ends the stand-in, checks that Run returned no error, and returns
-// its actions as "WHAT Object: detail" (the detail up to its arrow).
+// the writes it made, as "WHAT Object: detail".
 func (r *running) stop(t *testing.T) []string {
 	t.Helper()
 	r.cancel()
@@ -131,9 +140,9 @@ func TestStandinPlaysStatusAndGarbageCollector(t *testing.T) {
 		want := []string{
 			"DELETE Deployment ns/gone-web: its owner, Foo gone, is gone (the garbage collector's part)",
 			"DELETE Deployment ns/stale-web: its owner, Foo alive, is gone (the garbage collector's part)",
-			"STATUS Deployment ns/alive-web: availableReplicas=1",
-			"STATUS Deployment ns/alive-web: availableReplicas=4",
-			"STATUS Deployment ns/plain: availableReplicas=1",
+			"STATUS Deployment ns/alive-web: availableReplicas=1 (the deployment controller's part)",
+			"STATUS Deployment ns/alive-web: availableReplicas=4 (the deployment controller's part)",
+			"STATUS Deployment ns/plain: availableReplicas=1 (the deployment controller's part)",
 		}
 		if diff := cmp.Diff(want, actions); diff != "" {
 			t.Errorf("the stand-in's actions (-want +got):\n%s", diff)

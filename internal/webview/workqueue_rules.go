@@ -96,6 +96,7 @@ const (
 	FieldDelay    = "delay"    // Step.Delay of an AddRateLimited, as time.Duration prints it
 	FieldRequeues = "requeues" // Step.Requeues of an AddRateLimited
 	FieldDropped  = "dropped"  // "true" on an Add the shutting-down queue refused
+	FieldSent     = "sent"     // "true" on a write's first row, when its request left
 )
 
 // Token states of a controller's pipeline.
@@ -115,11 +116,6 @@ type workqueueState struct {
 	processing map[string]bool
 	// ready: when each delayed token's wait ends, as a row offset.
 	ready map[string]time.Duration
-	// owed: Gets whose Add row has not been printed yet. The handler
-	// goroutine prints its Add's row after Add returns, and a worker may
-	// Get the key and print first; the Add row that comes later then
-	// brings no new mark.
-	owed map[string]int
 
 	retries, failures, writes int
 }
@@ -144,7 +140,7 @@ var controllerPipeline = pipeline{
 
 func (w *workqueueState) init() {
 	if w.processing == nil {
-		w.processing, w.ready, w.owed = map[string]bool{}, map[string]time.Duration{}, map[string]int{}
+		w.processing, w.ready = map[string]bool{}, map[string]time.Duration{}
 	}
 }
 
@@ -252,9 +248,6 @@ func workqueueRow(m *model, r timeline.Row, msg *Message) {
 			t = m.born(k, shortName(k)+" Add", LaneHandlers)
 		}
 		switch {
-		case m.wq.owed[k] > 0: // a Get already took this mark
-			m.wq.owed[k]--
-			m.gone(msg, t)
 		case r.Fields[FieldDropped] != "":
 			msg.Flash = &Flash{Lane: LaneQueued, Text: "Add " + shortName(k) + ": dropped, shutting down"}
 			m.gone(msg, t)
@@ -267,8 +260,10 @@ func workqueueRow(m *model, r timeline.Row, msg *Message) {
 			t = m.find(k, LaneQueued, stateDelayed) // its delay ended between two rows
 		}
 		if t == nil {
+			// No row brought this mark: a delay that ended inside the
+			// queue, between two rows. (An Add's row always comes before
+			// the Get it feeds: observe prints a call before making it.)
 			t = m.born(k, shortName(k)+" Add", LaneQueued)
-			m.wq.owed[k]++
 		}
 		delete(m.wq.ready, t.ID)
 		m.wq.processing[k] = true
@@ -330,13 +325,17 @@ func listerRow(m *model, r timeline.Row, msg *Message) {
 	msg.Flash = &Flash{Lane: LaneInformers, Text: text}
 }
 
-// writeRow: the reconcile wrote to the API server. Its token waits at the
-// writes until the worker is done with it; an Event is recorded in the
-// background and moves nothing.
+// writeRow: the reconcile wrote to the API server. A write is two rows,
+// its request as it leaves and its answer as it comes back; the token waits
+// at the writes from the first until the worker is done with it. An Event
+// is recorded in the background and moves nothing.
 func writeRow(m *model, r timeline.Row, msg *Message) {
 	text := r.What + " " + shortName(r.Object)
 	if r.Fields[FieldError] != "" {
 		text = "✗ " + text
+	}
+	if r.Fields[FieldSent] != "" {
+		text = "→ " + text
 	}
 	msg.Flash = &Flash{Lane: LaneWrite, Text: text}
 	if r.What == "EVENT" {
@@ -346,6 +345,10 @@ func writeRow(m *model, r timeline.Row, msg *Message) {
 	t := m.inFlight(k)
 	if t == nil {
 		t = m.born(k, shortName(k)+" sync", LaneWorker)
+	}
+	if r.Fields[FieldSent] != "" {
+		m.move(msg, t, LaneWrite, "sent")
+		return
 	}
 	state := "ok"
 	if r.Fields[FieldError] != "" {

@@ -11,6 +11,7 @@ import (
 
 	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/08-workqueue-controller/observe"
 	"informer-from-scratch/08-workqueue-controller/workqueue"
 	"informer-from-scratch/proving-ground/clientgostack"
 )
@@ -27,13 +28,13 @@ type ourController struct{ breakIt string }
 
 func (ourController) Name() string { return "ours" }
 
-func (s ourController) Run(ctx context.Context, cfg *rest.Config, ns string, observe controller.Observer) error {
-	kube, dyn, err := clients(cfg)
+func (s ourController) Run(ctx context.Context, cfg *rest.Config, ns string, tracer *observe.Tracer) error {
+	kube, dyn, err := clients(tracer.Config(cfg))
 	if err != nil {
 		return err
 	}
 	infs := controller.NewInformers(kube, dyn, ns)
-	opts := controller.Options{Observer: observe, Recorder: &record.FakeRecorder{}}
+	opts := controller.Options{Recorder: &record.FakeRecorder{}}
 	switch s.breakIt {
 	case "":
 	case "drop-retries":
@@ -50,11 +51,11 @@ func (s ourController) Run(ctx context.Context, cfg *rest.Config, ns string, obs
 	default:
 		return fmt.Errorf("-chaos.break=%q: want drop-retries or no-deployment-events", s.breakIt)
 	}
-	c, err := controller.NewController(kube, dyn, infs, opts)
+	c, err := controller.NewController(kube, dyn, infs, tracer.Options(opts))
 	if err != nil {
 		return err
 	}
-	return c.Run(ctx, workers)
+	return c.Run(tracer.Context(ctx), workers)
 }
 
 // clientGoController is the same controller on client-go's stack: its
@@ -65,21 +66,20 @@ type clientGoController struct{}
 
 func (clientGoController) Name() string { return "client-go" }
 
-func (clientGoController) Run(ctx context.Context, cfg *rest.Config, ns string, observe controller.Observer) error {
-	kube, dyn, err := clients(cfg)
+func (clientGoController) Run(ctx context.Context, cfg *rest.Config, ns string, tracer *observe.Tracer) error {
+	kube, dyn, err := clients(tracer.Config(cfg))
 	if err != nil {
 		return err
 	}
-	c, err := controller.NewController(kube, dyn, clientgostack.NewInformers(kube, dyn, ns), controller.Options{
-		Observer:    observe,
+	c, err := controller.NewController(kube, dyn, clientgostack.NewInformers(kube, dyn, ns), tracer.Options(controller.Options{
 		Recorder:    &record.FakeRecorder{},
 		RateLimiter: clientgostack.RateLimiter(),
 		NewQueue:    clientgostack.NewQueue(controller.QueueName + "-client-go"),
-	})
+	}))
 	if err != nil {
 		return err
 	}
-	return c.Run(ctx, workers)
+	return c.Run(tracer.Context(ctx), workers)
 }
 
 func clients(cfg *rest.Config) (kubernetes.Interface, dynamic.Interface, error) {

@@ -14,7 +14,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
-	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/08-workqueue-controller/observe"
 	"informer-from-scratch/internal/crd"
 	"informer-from-scratch/internal/faultproxy"
 	"informer-from-scratch/internal/playground"
@@ -31,7 +31,7 @@ type ControllerSide interface {
 	// request of it (its informers' LISTs and WATCHes and its writes)
 	// made through cfg, every Step handed to observe. It returns what the
 	// controller's Run returned.
-	Run(ctx context.Context, cfg *rest.Config, ns string, observe controller.Observer) error
+	Run(ctx context.Context, cfg *rest.Config, ns string, tracer *observe.Tracer) error
 }
 
 // ControllerConfig is one chaos run of controllers.
@@ -129,7 +129,9 @@ func RunController(ctx context.Context, cfg ControllerConfig) (*ControllerReport
 	var sides sync.WaitGroup
 	defer func() { stopSides(); sides.Wait() }()
 	for _, st := range states {
-		sides.Go(func() { st.runErr = st.side.Run(sideCtx, st.rec.Wrap(jsonOnly(proxy.RESTConfig())), st.ns, st.observe) })
+		sides.Go(func() {
+			st.runErr = st.side.Run(sideCtx, st.rec.Wrap(jsonOnly(proxy.RESTConfig())), st.ns, observe.New(st.observe))
+		})
 	}
 	if err := waitUntil(ctx, time.Minute, func() bool { return allStarted(states) }); err != nil {
 		return nil, fmt.Errorf("the controllers did not sync before the faults: %w", err)

@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"informer-from-scratch/08-workqueue-controller/controller"
+	"informer-from-scratch/08-workqueue-controller/observe"
 	"informer-from-scratch/internal/reqlog"
 	"informer-from-scratch/internal/timeline"
 )
@@ -57,23 +57,23 @@ func newControllerState(s ControllerSide, ns string, tl *timeline.Timeline) *con
 	return st
 }
 
-// observe is the controller's Observer: it counts, and puts each failed
+// observe is the controller's Tracer's Observer: it counts, and puts each failed
 // reconcile on the timeline.
-func (st *controllerState) observe(s controller.Step) {
+func (st *controllerState) observe(s observe.Step) {
 	switch {
-	case s.Layer == controller.LayerController && s.Op == "Synced":
+	case s.Layer == observe.LayerController && s.Op == "Synced":
 		st.started.Store(true)
-	case s.Layer == controller.LayerWorker && s.Op == "sync":
+	case s.Layer == observe.LayerWorker && s.Op == "sync":
 		st.reconciles.Add(1)
-	case s.Layer == controller.LayerWorker && s.Op == "synced":
+	case s.Layer == observe.LayerWorker && s.Op == "synced":
 		st.setSucceeded(s.Key, true)
-	case s.Layer == controller.LayerWorker && s.Op == "failed":
+	case s.Layer == observe.LayerWorker && s.Op == "failed":
 		st.failed.Add(1)
 		st.setSucceeded(s.Key, false)
 		if st.tl != nil {
 			st.tl.Event(st.side.Name(), "reconcile failed", s.Key, fmt.Sprint(s.Err))
 		}
-	case s.Layer == controller.LayerQueue && s.Op == "AddRateLimited":
+	case s.Layer == observe.LayerQueue && s.Op == "AddRateLimited":
 		st.requeues.Add(1)
 		maxInto(&st.mostWait, int64(s.Delay))
 		if st.lastWord.Load() {

@@ -1,0 +1,191 @@
+package observe
+
+import (
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/08-workqueue-controller/controller"
+)
+
+// observedInformers reports the handlers' calls and the listers' reads.
+type observedInformers struct {
+	controller.Informers
+	t *Tracer
+}
+
+// AddEventHandlers registers the controller's handlers, each wrapped to
+// report its call before making it.
+func (in *observedInformers) AddEventHandlers(foos, deployments informer.ResourceEventHandler) error {
+	return in.Informers.AddEventHandlers(
+		observedHandler{inner: foos, report: in.fooCall},
+		observedHandler{inner: deployments, report: in.deploymentCall},
+	)
+}
+
+// fooCall is a Foo handler's row: the Foo's key, about to be queued; a
+// deleted Foo is nothing to this controller.
+func (in *observedInformers) fooCall(op string, obj any) (done func()) {
+	key, rv := keyOf(obj)
+	s := Step{Layer: LayerHandler, Op: op, Key: key, Object: "Foo " + key, Detail: "rv=" + rv}
+	if op == "OnDelete" || op == "OnDelete (tombstone)" {
+		s.Object, s.Detail = "", "Foo gone: nothing to enqueue (the garbage collector deletes its Deployment)"
+	}
+	in.t.step(s)
+	return func() {}
+}
+
+// deploymentCall is a Deployment handler's row: the Foo that controls it,
+// whose key the handler queues, or why nothing is queued. While the
+// handler runs, its own read of that Foo (is it an orphan?) is not a
+// reconcile's: GetFoo leaves it off the timeline.
+func (in *observedInformers) deploymentCall(op string, obj any) (done func()) {
+	done = func() {}
+	if d, ok := obj.(informer.DeletedFinalStateUnknown); ok {
+		obj = d.Obj
+	}
+	object, ok := obj.(metav1.Object)
+	if !ok {
+		in.t.step(Step{Layer: LayerHandler, Op: op, Detail: fmt.Sprintf("got %T: not an object", obj)})
+		return done
+	}
+	deployment := "Deployment " + object.GetNamespace() + "/" + object.GetName()
+	ref := metav1.GetControllerOf(object)
+	if ref == nil || !controller.IsFooOwner(*ref) {
+		in.t.step(Step{Layer: LayerHandler, Op: op, Object: deployment, Detail: "not controlled by a Foo: ignored"})
+		return done
+	}
+	key := object.GetNamespace() + "/" + ref.Name
+	if _, err := in.Informers.GetFoo(object.GetNamespace(), ref.Name); err != nil {
+		in.t.step(Step{Layer: LayerHandler, Op: op, Key: key, Object: deployment, Err: err,
+			Detail: "orphan: its Foo is not in the cache, ignored"})
+	} else {
+		in.t.step(Step{Layer: LayerHandler, Op: op, Key: key, Object: deployment,
+			Detail: "rv=" + object.GetResourceVersion() + ", controlled by Foo " + ref.Name})
+	}
+	in.t.mu.Lock()
+	in.t.handlerReads[key]++
+	in.t.mu.Unlock()
+	return func() {
+		in.t.mu.Lock()
+		in.t.handlerReads[key]--
+		in.t.mu.Unlock()
+	}
+}
+
+// GetFoo reads a Foo from the cache, and reports it as the read of the
+// worker reconciling it.
+func (in *observedInformers) GetFoo(namespace, name string) (*unstructured.Unstructured, error) {
+	foo, err := in.Informers.GetFoo(namespace, name)
+	key := namespace + "/" + name
+	s := Step{Layer: LayerLister, Op: "Get", Key: key, Object: "Foo " + key, Worker: in.t.workerFor(key), Err: err}
+	if err == nil {
+		replicas, found, _ := unstructured.NestedInt64(foo.Object, "spec", "replicas")
+		available, _, _ := unstructured.NestedInt64(foo.Object, "status", "availableReplicas")
+		spec := "unset"
+		if found {
+			spec = fmt.Sprint(replicas)
+		}
+		s.Detail = fmt.Sprintf("rv=%s spec.replicas=%s status.availableReplicas=%d", foo.GetResourceVersion(), spec, available)
+		if d, ok, _ := unstructured.NestedString(foo.Object, "spec", "deploymentName"); ok && d != "" {
+			in.t.mu.Lock()
+			in.t.deploymentOf[namespace+"/"+d] = key
+			in.t.mu.Unlock()
+		}
+	}
+	in.t.mu.Lock()
+	handlerRead := in.t.handlerReads[key] > 0
+	in.t.mu.Unlock()
+	if s.Worker != 0 && !handlerRead {
+		in.t.step(s) // a handler's own check for an orphan is not a reconcile's read
+	}
+	return foo, err
+}
+
+// GetDeployment reads a Deployment from the cache, and reports it as the
+// read of the worker reconciling its Foo.
+func (in *observedInformers) GetDeployment(namespace, name string) (*appsv1.Deployment, error) {
+	d, err := in.Informers.GetDeployment(namespace, name)
+	fooKey := in.t.fooOf(namespace + "/" + name)
+	s := Step{Layer: LayerLister, Op: "Get", Key: fooKey, Object: "Deployment " + namespace + "/" + name, Worker: in.t.workerFor(fooKey), Err: err}
+	if err == nil {
+		s.Detail = fmt.Sprintf("rv=%s spec.replicas=%s status.availableReplicas=%d", d.ResourceVersion, replicas(d.Spec.Replicas), d.Status.AvailableReplicas)
+	}
+	in.t.step(s)
+	return d, err
+}
+
+// fooOf is the key of the Foo whose Deployment is deployment ("ns/name").
+func (t *Tracer) fooOf(deployment string) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.deploymentOf[deployment]
+}
+
+// observedHandler reports each call, then makes it.
+type observedHandler struct {
+	inner informer.ResourceEventHandler
+	// report makes the call's row, and returns what to do after the call.
+	report func(op string, obj any) (done func())
+}
+
+func (h observedHandler) OnAdd(obj any, isInInitialList bool) {
+	op := "OnAdd"
+	if isInInitialList {
+		op = "OnAdd (initial list)"
+	}
+	defer h.report(op, obj)()
+	h.inner.OnAdd(obj, isInInitialList)
+}
+
+func (h observedHandler) OnUpdate(oldObj, newObj any) {
+	done := func() {}
+	if resourceVersionOf(oldObj) != resourceVersionOf(newObj) || !isDeployment(newObj) {
+		done = h.report("OnUpdate", newObj)
+	}
+	defer done()
+	h.inner.OnUpdate(oldObj, newObj)
+}
+
+func (h observedHandler) OnDelete(obj any) {
+	op := "OnDelete"
+	if _, ok := obj.(informer.DeletedFinalStateUnknown); ok {
+		op = "OnDelete (tombstone)"
+	}
+	defer h.report(op, obj)()
+	h.inner.OnDelete(obj)
+}
+
+// keyOf is an object's (or a tombstone's) key and resourceVersion.
+func keyOf(obj any) (key, rv string) {
+	if d, ok := obj.(informer.DeletedFinalStateUnknown); ok {
+		_, rv = keyOf(d.Obj)
+		return d.Key, rv
+	}
+	if m, ok := obj.(metav1.Object); ok {
+		return m.GetNamespace() + "/" + m.GetName(), m.GetResourceVersion()
+	}
+	return fmt.Sprintf("<%T>", obj), "?"
+}
+
+func resourceVersionOf(obj any) string {
+	_, rv := keyOf(obj)
+	return rv
+}
+
+// isDeployment: the Deployment handler skips a resync's update (the same
+// resourceVersion), so its row would say something that did not happen.
+func isDeployment(obj any) bool {
+	_, ok := obj.(*appsv1.Deployment)
+	return ok
+}
+
+func replicas(r *int32) string {
+	if r == nil {
+		return "unset"
+	}
+	return fmt.Sprint(*r)
+}
