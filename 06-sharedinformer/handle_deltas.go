@@ -23,7 +23,7 @@ func (s *sharedIndexInformer) handleDeltas(obj any, isInInitialList bool) error 
 	if !ok {
 		return errors.New("object given as Process argument is not Deltas")
 	}
-	return processDeltas(s, observeStore(s.indexer, s.observer), deltas, isInInitialList, s.keyFunc)
+	return processDeltas(s.notifier, s.store, deltas, isInInitialList, s.keyFunc)
 }
 
 // handleBatchDeltas is the informer's ProcessBatch: the same for a run of
@@ -31,16 +31,11 @@ func (s *sharedIndexInformer) handleDeltas(obj any, isInInitialList bool) error 
 func (s *sharedIndexInformer) handleBatchDeltas(deltas []Delta, isInInitialList bool) error {
 	s.blockDeltas.Lock()
 	defer s.blockDeltas.Unlock()
-	return processDeltasInBatch(s, observeStore(s.indexer, s.observer), deltas, isInInitialList, s.keyFunc)
+	return processDeltasInBatch(s.notifier, s.store, deltas, isInInitialList, s.keyFunc)
 }
 
 // OnAdd distributes an add to every handler.
 func (s *sharedIndexInformer) OnAdd(obj any, isInInitialList bool) {
-	if s.observer != nil {
-		o := observeObject(LayerProcessor, "add", obj)
-		o.InitialList = isInInitialList
-		s.observer(o)
-	}
 	s.processor.Distribute(processor.AddNotification{NewObj: obj, IsInInitialList: isInInitialList}, false)
 }
 
@@ -56,9 +51,6 @@ func (s *sharedIndexInformer) OnUpdate(oldObj, newObj any) {
 			isSync = newAccessor.GetResourceVersion() == oldAccessor.GetResourceVersion()
 		}
 	}
-	if s.observer != nil {
-		s.observer(observeUpdate(LayerProcessor, "update", oldObj, newObj))
-	}
 	s.processor.Distribute(processor.UpdateNotification{OldObj: oldObj, NewObj: newObj}, isSync)
 }
 
@@ -67,9 +59,6 @@ func (s *sharedIndexInformer) OnUpdate(oldObj, newObj any) {
 func (s *sharedIndexInformer) OnDelete(oldObj any) {
 	if _, tombstone := oldObj.(DeletedFinalStateUnknown); tombstone && s.breaks.NoTombstones {
 		return // a teaching switch (breaks.go): the deletion is lost
-	}
-	if s.observer != nil {
-		s.observer(observeObject(LayerProcessor, "delete", oldObj))
 	}
 	s.processor.Distribute(processor.DeleteNotification{OldObj: oldObj}, false)
 }

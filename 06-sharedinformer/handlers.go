@@ -64,7 +64,7 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 	}
 
 	name := options.Name
-	listener, err := processor.NewProcessListener(observeHandler(handler, name, s.observer),
+	listener, err := processor.NewProcessListener(s.seams.handler(handler, name),
 		period, processor.DetermineResyncPeriod(period, s.resyncCheckPeriod), s.clock.Now(),
 		processor.InitialBufferSize, s.HasSyncedChecker())
 	if err != nil {
@@ -86,7 +86,7 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 		return nil, err
 	}
 	for _, item := range s.indexer.List() {
-		s.observeReplay(item, name, handler)
+		s.seams.replay(handler, name, item)
 		listener.Add(processor.AddNotification{NewObj: item, IsInInitialList: true})
 	}
 	// The replay is counted; only now may the listener learn that its
@@ -127,17 +127,4 @@ func ShutDownEventHandler(informer SharedInformer, handle ResourceEventHandlerRe
 	}
 	<-s.ShutdownChan()
 	return nil
-}
-
-// observeReplay reports a cached object replayed to a handler added late.
-func (s *sharedIndexInformer) observeReplay(item any, name string, handler ResourceEventHandler) {
-	if s.observer == nil {
-		return
-	}
-	o := observeObject(LayerProcessor, "replay", item)
-	o.Handler, o.InitialList = name, true
-	if o.Handler == "" {
-		o.Handler = fmt.Sprintf("%T", handler)
-	}
-	s.observer(o)
 }

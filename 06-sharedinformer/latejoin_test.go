@@ -17,6 +17,7 @@ import (
 	fcache "k8s.io/client-go/tools/cache/testing"
 
 	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/06-sharedinformer/observe"
 )
 
 // rvLog records, per object, the resourceVersions one handler was given
@@ -225,7 +226,7 @@ func fromJoinOnward(server, got []string) error {
 //
 // The processor's start is held back by the informer's test hook (as
 // client-go's tests do with sharedProcessorRunHook), and the replay is
-// paused between its two objects by an Observer, so the interleaving is
+// paused between its two objects by its Replay seam, so the interleaving is
 // placed exactly.
 func TestALateHandlersHasSyncedCountsItsWholeReplayWhenTheProcessorStartsLate(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -238,11 +239,11 @@ func TestALateHandlersHasSyncedCountsItsWholeReplayWhenTheProcessorStartsLate(t 
 		var replayed atomic.Int32
 		secondReplay := make(chan struct{})
 		inf := informer.NewSharedIndexInformerWithOptions(source, &corev1.Pod{}, informer.SharedIndexInformerOptions{
-			Observer: func(o informer.Observation) {
+			Seams: observe.Seams(func(o observe.Observation) {
 				if o.Op == "replay" && replayed.Add(1) == 2 {
 					<-secondReplay
 				}
-			},
+			}),
 		})
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup

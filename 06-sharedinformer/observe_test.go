@@ -14,6 +14,7 @@ import (
 	fcache "k8s.io/client-go/tools/cache/testing"
 
 	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/06-sharedinformer/observe"
 )
 
 // The Observer hook is ours (client-go has metrics and logs instead), so
@@ -24,10 +25,10 @@ import (
 // observations collects an informer's observations.
 type observations struct {
 	mu   sync.Mutex
-	list []informer.Observation
+	list []observe.Observation
 }
 
-func (o *observations) observe(obs informer.Observation) {
+func (o *observations) observe(obs observe.Observation) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.list = append(o.list, obs)
@@ -52,7 +53,7 @@ func (o *observations) path(key, rv string) []string {
 			fields = append(fields, "sync")
 		}
 		s := strings.Join(slices.DeleteFunc(fields, func(f string) bool { return f == "" }), " ")
-		if obs.Layer == informer.LayerHandler {
+		if obs.Layer == observe.LayerHandler {
 			handlers = append(handlers, s)
 			continue
 		}
@@ -71,8 +72,8 @@ func TestObserverFollowsOneObjectThroughEveryLayer(t *testing.T) {
 				source.Add(newPod("a", "web")) // rv 1
 				source.Add(newPod("b", "web")) // rv 2
 				inf := informer.NewSharedIndexInformerWithOptions(sortedSource{source}, &corev1.Pod{}, informer.SharedIndexInformerOptions{
-					Queue:    kind,
-					Observer: obs.observe,
+					Queue: kind,
+					Seams: observe.Seams(obs.observe),
 				})
 				for _, name := range []string{"first", "second"} {
 					if _, err := inf.AddEventHandlerWithOptions(informer.ResourceEventHandlerFuncs{}, informer.HandlerOptions{Name: name}); err != nil {

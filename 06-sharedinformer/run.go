@@ -103,7 +103,7 @@ func (s *sharedIndexInformer) start() error {
 		return err
 	}
 	cfg := &Config{
-		Queue:             observeQueue(fifo, s.observer),
+		Queue:             s.seams.queue(fifo),
 		ListerWatcher:     s.listerWatcher,
 		ObjectType:        s.objectType,
 		ObjectDescription: s.objectDescription,

@@ -21,6 +21,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/06-sharedinformer/observe"
 )
 
 // The scripted differential: client-go's SharedIndexInformer and ours, each
@@ -385,7 +386,7 @@ func TestScriptedScenariosMatchClientGo(t *testing.T) {
 			var steps atomic.Int64
 			synctest.Test(t, func(t *testing.T) {
 				observed = play(t, sc, func(lw sortedSource) side {
-					return newOurShared(lw, sc.resync, sc.transform, informer.QueueRealFIFO, func(informer.Observation) { steps.Add(1) }, nil)
+					return newOurShared(lw, sc.resync, sc.transform, informer.QueueRealFIFO, func(observe.Observation) { steps.Add(1) }, nil)
 				})
 			})
 			if diff := cmp.Diff(theirs, observed, cmpOutcomeOpts...); diff != "" {

@@ -91,8 +91,9 @@ type HandlerOptions struct {
 	// ResyncPeriod asks for resyncs this often; nil means the informer's
 	// default, 0 none.
 	ResyncPeriod *time.Duration
-	// Name labels the handler's observations (Observation.Handler). Ours:
-	// client-go's HandlerOptions has a Logger instead, and we do not log.
+	// Name names the handler to a watcher (Seams.Handler and Seams.Replay).
+	// Ours: client-go's HandlerOptions has a Logger instead, and we do not
+	// log.
 	Name string
 }
 
@@ -122,9 +123,9 @@ type SharedIndexInformerOptions struct {
 	// here instead of crashing the process (stage 05's
 	// ProcessorOptions.OnHandlerPanic). client-go has no such option.
 	OnHandlerPanic func(HandlerPanic)
-	// Observer, when set, hears every step of every object through the
-	// informer's layers; see Observation.
-	Observer Observer
+	// Seams, when set, let a watcher wrap the informer's parts as Run
+	// assembles them (06-sharedinformer/observe uses them).
+	Seams Seams
 	// Breaks are teaching switches, each taking away one mechanism the
 	// chapter says an informer needs; the zero value breaks nothing. Ours
 	// only: the demo's --break.
@@ -139,6 +140,11 @@ type sharedIndexInformer struct {
 	controller Controller                 // the reflector (02) and the queue (03), built by Run
 	processor  *processor.SharedProcessor // stage 05: one listener per handler
 
+	// store and notifier are the cache and the informer itself as
+	// processDeltas gets them: through the seams a watcher gave, if any.
+	store    Store
+	notifier ResourceEventHandler
+
 	// synced is closed when the controller has synced: the informer's
 	// HasSynced, and the upstream every listener's HasSynced waits for.
 	synced chan struct{}
@@ -148,7 +154,7 @@ type sharedIndexInformer struct {
 	objectDescription string
 	queueKind         QueueKind
 	useWatchList      *bool
-	observer          Observer
+	seams             Seams
 	breaks            Breaks // teaching switches: the zero value is client-go's behaviour
 
 	// resyncCheckPeriod is how often the reflector asks whether a resync is
@@ -196,7 +202,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 	if clk == nil {
 		clk = clock.RealClock{}
 	}
-	return &sharedIndexInformer{
+	s := &sharedIndexInformer{
 		indexer:                         indexer.NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers),
 		processor:                       processor.NewSharedProcessor(clk, processor.ProcessorOptions{OnHandlerPanic: options.OnHandlerPanic}),
 		synced:                          make(chan struct{}),
@@ -205,13 +211,15 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		objectDescription:               options.ObjectDescription,
 		queueKind:                       options.Queue,
 		useWatchList:                    options.UseWatchList,
-		observer:                        options.Observer,
+		seams:                           options.Seams,
 		breaks:                          options.Breaks,
 		resyncCheckPeriod:               options.ResyncPeriod,
 		defaultEventHandlerResyncPeriod: options.ResyncPeriod,
 		clock:                           clk,
 		keyFunc:                         DeletionHandlingMetaNamespaceKeyFunc,
 	}
+	s.store, s.notifier = s.seams.store(s.indexer), s.seams.notifier(s)
+	return s
 }
 
 // errAlreadyStarted is client-go's answer to a setter called after Run.

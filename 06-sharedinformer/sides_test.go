@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/06-sharedinformer/observe"
 )
 
 // A side is one informer under test, client-go's or ours, behind the same
@@ -199,12 +200,12 @@ type ourShared struct {
 	informer informer.SharedIndexInformer
 }
 
-func newOurShared(lw informer.ListerWatcher, resync time.Duration, transform bool, kind informer.QueueKind, observer informer.Observer, useWatchList *bool) *ourShared {
+func newOurShared(lw informer.ListerWatcher, resync time.Duration, transform bool, kind informer.QueueKind, observer observe.Observer, useWatchList *bool) *ourShared {
 	inf := informer.NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, informer.SharedIndexInformerOptions{
 		ResyncPeriod: resync,
 		Indexers:     informer.Indexers{},
 		Queue:        kind,
-		Observer:     observer,
+		Seams:        observe.Seams(observer),
 		UseWatchList: useWatchList,
 	})
 	if transform {

@@ -33,7 +33,7 @@ type InformerOptions struct {
 
 	Queue        QueueKind
 	UseWatchList *bool
-	Observer     Observer
+	Seams        Seams
 }
 
 // NewInformerWithOptions returns a cache and the controller that fills it:
@@ -57,14 +57,14 @@ func newInformer(clientState Store, options InformerOptions, keyFunc KeyFunc) Co
 	if handler == nil || isNilPointer(handler) {
 		handler = ResourceEventHandlerFuncs{}
 	}
-	handler = observeHandler(handler, "", options.Observer)
+	handler = options.Seams.handler(handler, "")
 	fifo, err := newQueueFIFO(options.Queue, options.ObjectType, clientState, options.Transform)
 	if err != nil {
 		return &controller{setupErr: err}
 	}
-	store := observeStore(clientState, options.Observer)
+	store := options.Seams.store(clientState)
 	return New(&Config{
-		Queue:            observeQueue(fifo, options.Observer),
+		Queue:            options.Seams.queue(fifo),
 		ListerWatcher:    options.ListerWatcher,
 		ObjectType:       options.ObjectType,
 		FullResyncPeriod: options.ResyncPeriod,

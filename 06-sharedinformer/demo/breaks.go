@@ -17,6 +17,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/06-sharedinformer/observe"
 	"informer-from-scratch/internal/demo"
 )
 
@@ -132,15 +133,15 @@ func (s *script) showView(cache []string) {
 // drops it before any handler call, a DeltaFIFO's after the listed pods).
 func (s *script) missedDeleteWithoutTombstones(mark int) error {
 	adds := 0
-	if err := s.trail.waitFor(s.env.Ctx, mark, "web-5's add at every handler", func(o informer.Observation) bool {
-		if step(informer.LayerHandler, "OnAdd", s.ns+"/web-5")(o) {
+	if err := s.trail.waitFor(s.env.Ctx, mark, "web-5's add at every handler", func(o observe.Observation) bool {
+		if step(observe.LayerHandler, "OnAdd", s.ns+"/web-5")(o) {
 			adds++
 		}
 		return adds == 3
 	}); err != nil {
 		return err
 	}
-	if err := s.trail.waitFor(s.env.Ctx, mark, "web-3 gone from the cache", func(informer.Observation) bool {
+	if err := s.trail.waitFor(s.env.Ctx, mark, "web-3 gone from the cache", func(observe.Observation) bool {
 		_, exists, err := s.informer.GetIndexer().GetByKey(s.ns + "/web-3")
 		return err == nil && !exists
 	}); err != nil {
@@ -229,9 +230,9 @@ func (s *script) stalledHandler() error {
 }
 
 // handlerCall matches a handler's call on key.
-func handlerCall(handler, op, key string) func(informer.Observation) bool {
-	return func(o informer.Observation) bool {
-		return o.Layer == informer.LayerHandler && o.Handler == handler && o.Op == op && o.Key == key
+func handlerCall(handler, op, key string) func(observe.Observation) bool {
+	return func(o observe.Observation) bool {
+		return o.Layer == observe.LayerHandler && o.Handler == handler && o.Op == op && o.Key == key
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 
 	"k8s.io/client-go/kubernetes"
 
-	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/06-sharedinformer/observe"
 	"informer-from-scratch/internal/faultproxy"
 	"informer-from-scratch/internal/reqlog"
 )
@@ -85,7 +85,7 @@ func (s *script) chaos() error {
 	if err := s.faults.proxy.Inject(faultproxy.Gone); err != nil {
 		return err
 	}
-	if err := s.trail.waitFor(s.env.Ctx, mark, "the relist after the 410", step(informer.LayerReflector, "Replace", "")); err != nil {
+	if err := s.trail.waitFor(s.env.Ctx, mark, "the relist after the 410", step(observe.LayerReflector, "Replace", "")); err != nil {
 		return err
 	}
 	// The reflector's Replace is where the relist begins, not where it
@@ -126,7 +126,7 @@ func (s *script) chaos() error {
 	if err := s.create("web-6"); err != nil {
 		return err
 	}
-	if err := s.trail.waitFor(s.env.Ctx, mark, "web-6's add at the handlers", step(informer.LayerHandler, "OnAdd", s.ns+"/web-6")); err != nil {
+	if err := s.trail.waitFor(s.env.Ctx, mark, "web-6's add at the handlers", step(observe.LayerHandler, "OnAdd", s.ns+"/web-6")); err != nil {
 		return err
 	}
 	if err := s.waitRequest(reqs, "a watch after the restart", isResume); err != nil {
@@ -157,9 +157,9 @@ func (t *trail) settle(ctx context.Context, quietFor time.Duration) {
 
 // changed matches a handler's update of key that is a change, not a sync
 // (a relist just before delivers those too).
-func changed(key string) func(informer.Observation) bool {
-	return func(o informer.Observation) bool {
-		return o.Layer == informer.LayerHandler && o.Op == "OnUpdate" && o.Key == key && !o.Sync
+func changed(key string) func(observe.Observation) bool {
+	return func(o observe.Observation) bool {
+		return o.Layer == observe.LayerHandler && o.Op == "OnUpdate" && o.Key == key && !o.Sync
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 
-	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/06-sharedinformer/observe"
 	"informer-from-scratch/internal/demo"
 	"informer-from-scratch/internal/seqdiagram"
 	"informer-from-scratch/internal/timeline"
@@ -130,7 +130,7 @@ var informerSpec = seqdiagram.Spec{
 		}
 		handler := map[string]string{"audit": "A", "late": "T"}[row.Fields["handler"]]
 		unordered := key // one list's objects, in map order
-		if flags == " (tombstone)" || row.Layer == string(informer.LayerReflector) || row.Layer == string(informer.LayerQueue) {
+		if flags == " (tombstone)" || row.Layer == string(observe.LayerReflector) || row.Layer == string(observe.LayerQueue) {
 			unordered = ""
 		}
 		switch {
@@ -147,20 +147,20 @@ var informerSpec = seqdiagram.Spec{
 			return []seqdiagram.Arrow{{Note: true, From: lane, Lane: lane, Text: "registration HasSynced"}}
 		case row.Layer == "synced" && row.Object == "the informer":
 			return []seqdiagram.Arrow{{Note: true, From: "L", Lane: "L", Text: "the informer's HasSynced"}}
-		case row.Layer == string(informer.LayerReflector):
+		case row.Layer == string(observe.LayerReflector):
 			return []seqdiagram.Arrow{{From: "R", To: "Q", Text: what + rv}}
-		case row.Layer == string(informer.LayerQueue):
+		case row.Layer == string(observe.LayerQueue):
 			return []seqdiagram.Arrow{{From: "Q", To: "L", Lane: "L", Reply: true, Text: "Pop: " + what + rv + flags}}
-		case row.Layer == string(informer.LayerIndexer):
+		case row.Layer == string(observe.LayerIndexer):
 			return []seqdiagram.Arrow{{From: "L", To: "I", Text: what + rv, Unordered: unordered}}
-		case row.Layer == string(informer.LayerProcessor) && row.What == "replay":
+		case row.Layer == string(observe.LayerProcessor) && row.What == "replay":
 			if handler == "" {
 				return nil
 			}
 			return []seqdiagram.Arrow{{From: "I", To: handler, Lane: "I", Text: "replay " + key + rv + flags, Unordered: unordered}}
-		case row.Layer == string(informer.LayerProcessor):
+		case row.Layer == string(observe.LayerProcessor):
 			return []seqdiagram.Arrow{{From: "L", To: "P", Text: what + rv + flags, Unordered: unordered}}
-		case row.Layer == string(informer.LayerHandler) && handler != "":
+		case row.Layer == string(observe.LayerHandler) && handler != "":
 			return []seqdiagram.Arrow{{From: "P", To: handler, Lane: handler, Text: what + rv + flags, Unordered: unordered}}
 		}
 		return nil

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/06-sharedinformer/observe"
 	"informer-from-scratch/internal/timeline"
 )
 
@@ -24,18 +24,18 @@ type trail struct {
 	quiet bool
 
 	mu      sync.Mutex
-	seen    []informer.Observation
-	printed map[informer.Layer]int
+	seen    []observe.Observation
+	printed map[observe.Layer]int
 	changed chan struct{}
 }
 
 func newTrail(tl *timeline.Timeline, quiet bool) *trail {
-	return &trail{tl: tl, quiet: quiet, printed: map[informer.Layer]int{}, changed: make(chan struct{})}
+	return &trail{tl: tl, quiet: quiet, printed: map[observe.Layer]int{}, changed: make(chan struct{})}
 }
 
 // observe is the informer's Observer. It runs on the informer's goroutines
 // and only prints and appends, so it returns at once.
-func (t *trail) observe(o informer.Observation) {
+func (t *trail) observe(o observe.Observation) {
 	// Printed under the lock, so rows come out in the order the steps
 	// happened: a handler's row before anything its call causes.
 	t.mu.Lock()
@@ -49,7 +49,7 @@ func (t *trail) observe(o informer.Observation) {
 	t.printed[o.Layer]++
 }
 
-func object(o informer.Observation) string {
+func object(o observe.Observation) string {
 	if o.Key != "" {
 		return o.Key
 	}
@@ -59,7 +59,7 @@ func object(o informer.Observation) string {
 	return "-"
 }
 
-func detail(o informer.Observation) string {
+func detail(o observe.Observation) string {
 	var parts []string
 	if o.Handler != "" {
 		parts = append(parts, o.Handler+":")
@@ -92,7 +92,7 @@ func (t *trail) calls(handler string) int {
 	defer t.mu.Unlock()
 	n := 0
 	for _, o := range t.seen {
-		if o.Layer == informer.LayerHandler && o.Handler == handler {
+		if o.Layer == observe.LayerHandler && o.Handler == handler {
 			n++
 		}
 	}
@@ -109,7 +109,7 @@ func (t *trail) mark() int {
 // waitFor waits until an observation after position since matches. Every
 // wait has a deadline: the demo must end by itself even if the cluster
 // misbehaves.
-func (t *trail) waitFor(ctx context.Context, since int, what string, match func(informer.Observation) bool) error {
+func (t *trail) waitFor(ctx context.Context, since int, what string, match func(observe.Observation) bool) error {
 	deadline := time.After(30 * time.Second)
 	for {
 		t.mu.Lock()
@@ -133,8 +133,8 @@ func (t *trail) waitFor(ctx context.Context, since int, what string, match func(
 }
 
 // step matches an observation by layer, op and key ("" matches any key).
-func step(layer informer.Layer, op, key string) func(informer.Observation) bool {
-	return func(o informer.Observation) bool {
+func step(layer observe.Layer, op, key string) func(observe.Observation) bool {
+	return func(o observe.Observation) bool {
 		return o.Layer == layer && o.Op == op && (key == "" || o.Key == key)
 	}
 }

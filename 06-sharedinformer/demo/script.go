@@ -20,6 +20,7 @@ import (
 
 	listwatch "informer-from-scratch/01-listwatch"
 	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/06-sharedinformer/observe"
 	"informer-from-scratch/internal/demo"
 	"informer-from-scratch/internal/partition"
 	"informer-from-scratch/internal/timeline"
@@ -102,7 +103,7 @@ func (s *script) start() error {
 	s.informer = informer.NewSharedIndexInformerWithOptions(s.lw, &corev1.Pod{}, informer.SharedIndexInformerOptions{
 		Indexers: informer.Indexers{informer.NamespaceIndex: informer.MetaNamespaceIndexFunc},
 		Queue:    s.queue,
-		Observer: s.trail.observe,
+		Seams:    observe.Seams(s.trail.observe),
 		Breaks:   s.breaks,
 	})
 	if err := s.informer.SetTransform(dropManagedFields); err != nil {
@@ -180,8 +181,8 @@ func (s *script) followOnePod() error {
 		}
 		// The last layer: both handlers called.
 		calls := 0
-		if err := s.trail.waitFor(s.env.Ctx, mark, c.what, func(o informer.Observation) bool {
-			if o.Layer == informer.LayerHandler && o.Key == c.key && (c.key != s.ns+"/web-2" || o.Op == "OnDelete") {
+		if err := s.trail.waitFor(s.env.Ctx, mark, c.what, func(o observe.Observation) bool {
+			if o.Layer == observe.LayerHandler && o.Key == c.key && (c.key != s.ns+"/web-2" || o.Op == "OnDelete") {
 				calls++
 			}
 			return calls == 2
@@ -266,8 +267,8 @@ func (s *script) missedDelete() error {
 		return s.missedDeleteWithoutTombstones(mark)
 	}
 	tombstones := 0
-	if err := s.trail.waitFor(s.env.Ctx, mark, "the tombstone of web-3 at every handler", func(o informer.Observation) bool {
-		if o.Layer == informer.LayerHandler && o.Op == "OnDelete" && o.Key == s.ns+"/web-3" && o.Detail == "tombstone" {
+	if err := s.trail.waitFor(s.env.Ctx, mark, "the tombstone of web-3 at every handler", func(o observe.Observation) bool {
+		if o.Layer == observe.LayerHandler && o.Op == "OnDelete" && o.Key == s.ns+"/web-3" && o.Detail == "tombstone" {
 			tombstones++
 		}
 		return tombstones == 3
@@ -275,8 +276,8 @@ func (s *script) missedDelete() error {
 		return err
 	}
 	adds := 0
-	if err := s.trail.waitFor(s.env.Ctx, mark, "web-5's add at every handler", func(o informer.Observation) bool {
-		if step(informer.LayerHandler, "OnAdd", s.ns+"/web-5")(o) {
+	if err := s.trail.waitFor(s.env.Ctx, mark, "web-5's add at every handler", func(o observe.Observation) bool {
+		if step(observe.LayerHandler, "OnAdd", s.ns+"/web-5")(o) {
 			adds++
 		}
 		return adds == 3

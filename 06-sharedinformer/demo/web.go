@@ -18,6 +18,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/06-sharedinformer/observe"
 	"informer-from-scratch/internal/webview"
 )
 
@@ -31,7 +32,7 @@ func webFlags(fs *flag.FlagSet) {
 // fields are an Observation's facts for the browser view (webview's Field
 // names), attached to its timeline row: the page moves tokens by them
 // without parsing the row's text.
-func fields(o informer.Observation) map[string]string {
+func fields(o observe.Observation) map[string]string {
 	f := map[string]string{}
 	set := func(k, v string) {
 		if v != "" {

@@ -1,9 +1,16 @@
-// Not a mirror of client-go, which has metrics and logs instead: a hook that
-// shows one object's path through every layer of an informer, for the demo's
-// timeline and for any other reader of that stream (a browser view, a chaos
-// report). Nothing here runs unless an Observer is set.
-
-package informer
+// Package observe watches a stage 06 informer from outside and turns each
+// step of each object through its layers into an Observation: what the
+// reflector calls on the queue, what the queue hands processLoop, each write
+// to the cache, each notification handed to the processor (and each object
+// replayed to a handler added late), and each handler's call. The demo's
+// timeline, the live view and the chaos report read them.
+//
+// It wraps the informer's parts through the seams the informer offers
+// (informer.Seams: the queue, the cache as processLoop writes it, the
+// informer as processDeltas notifies it, each handler, and the replay), so
+// the informer's own code says nothing about being watched. Not a mirror of
+// client-go, which is watched through its metrics and logs.
+package observe
 
 import (
 	"fmt"
@@ -16,7 +23,32 @@ import (
 	deltafifo "informer-from-scratch/03-deltafifo"
 	indexer "informer-from-scratch/04-indexer"
 	processor "informer-from-scratch/05-processor"
+	informer "informer-from-scratch/06-sharedinformer"
 )
+
+// Seams returns the seams that make an informer's every step an
+// Observation for observe: give them to
+// SharedIndexInformerOptions.Seams (or InformerOptions.Seams).
+func Seams(observe Observer) informer.Seams {
+	if observe == nil {
+		return informer.Seams{}
+	}
+	return informer.Seams{
+		Queue: func(q informer.Queue) informer.Queue { return &observedQueue{inner: q, observe: observe} },
+		Store: func(s informer.Store) informer.Store { return observeStore(s, observe) },
+		Notifier: func(h informer.ResourceEventHandler) informer.ResourceEventHandler {
+			return &observedNotifier{inner: h, observe: observe}
+		},
+		Handler: func(h informer.ResourceEventHandler, name string) informer.ResourceEventHandler {
+			return observeHandler(h, name, observe)
+		},
+		Replay: func(h informer.ResourceEventHandler, name string, obj any) {
+			o := observeObject(LayerProcessor, "replay", obj)
+			o.Handler, o.InitialList = handlerName(h, name), true
+			observe(o)
+		},
+	}
+}
 
 // Layer names the stage an Observation comes from.
 type Layer string
@@ -100,6 +132,14 @@ func isNilPointer(v any) bool {
 	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
+// handlerName is a handler's HandlerOptions.Name, or its Go type.
+func handlerName(h informer.ResourceEventHandler, name string) string {
+	if name == "" {
+		return fmt.Sprintf("%T", h)
+	}
+	return name
+}
+
 // observeObject makes the Observation of a step about one object.
 func observeObject(layer Layer, op string, obj any) Observation {
 	key, rv, tombstone := describe(obj)
@@ -115,23 +155,16 @@ func observeObject(layer Layer, op string, obj any) Observation {
 // always offers PopBatch, falling back to Pop when the queue it wraps has no
 // batches, which is what processLoop would do without the wrapper.
 type observedQueue struct {
-	inner   Queue
+	inner   informer.Queue
 	observe Observer
 }
 
 var (
-	_ QueueWithBatch = &observedQueue{}
+	_ informer.QueueWithBatch = &observedQueue{}
 	// Like the queues it wraps, it tells the reflector its transform, so
 	// that a WatchList stream's objects are transformed as they arrive.
 	_ reflector.TransformingStore = &observedQueue{}
 )
-
-func observeQueue(q Queue, observe Observer) Queue {
-	if observe == nil {
-		return q
-	}
-	return &observedQueue{inner: q, observe: observe}
-}
 
 func (q *observedQueue) write(op string, obj any, call func(any) error) error {
 	o := observeObject(LayerReflector, op, obj)
@@ -182,35 +215,35 @@ func (q *observedQueue) Bookmark(resourceVersion string) error {
 
 // Transformer is the wrapped queue's, so a reflector that asks its store
 // for one gets the same answer through the wrapper.
-func (q *observedQueue) Transformer() TransformFunc {
-	if t, ok := q.inner.(interface{ Transformer() TransformFunc }); ok {
+func (q *observedQueue) Transformer() informer.TransformFunc {
+	if t, ok := q.inner.(interface{ Transformer() informer.TransformFunc }); ok {
 		return t.Transformer()
 	}
 	return nil
 }
 
-func (q *observedQueue) Pop(process PopProcessFunc) (any, error) {
+func (q *observedQueue) Pop(process informer.PopProcessFunc) (any, error) {
 	return q.inner.Pop(q.observePop(process, ""))
 }
 
-func (q *observedQueue) PopBatch(processBatch ProcessBatchFunc, processSingle PopProcessFunc) error {
-	batchQueue, ok := q.inner.(QueueWithBatch)
+func (q *observedQueue) PopBatch(processBatch informer.ProcessBatchFunc, processSingle informer.PopProcessFunc) error {
+	batchQueue, ok := q.inner.(informer.QueueWithBatch)
 	if !ok {
 		_, err := q.inner.Pop(q.observePop(processSingle, ""))
 		return err
 	}
-	return batchQueue.PopBatch(func(deltas []Delta, isInInitialList bool) error {
+	return batchQueue.PopBatch(func(deltas []informer.Delta, isInInitialList bool) error {
 		detail := fmt.Sprintf("in a batch of %d", len(deltas))
 		for _, d := range deltas {
-			q.observePopped(Deltas{d}, isInInitialList, detail)
+			q.observePopped(informer.Deltas{d}, isInInitialList, detail)
 		}
 		return processBatch(deltas, isInInitialList)
 	}, q.observePop(processSingle, ""))
 }
 
-func (q *observedQueue) observePop(process PopProcessFunc, detail string) PopProcessFunc {
+func (q *observedQueue) observePop(process informer.PopProcessFunc, detail string) informer.PopProcessFunc {
 	return func(obj any, isInInitialList bool) error {
-		if deltas, ok := obj.(Deltas); ok {
+		if deltas, ok := obj.(informer.Deltas); ok {
 			q.observePopped(deltas, isInInitialList, detail)
 		}
 		return process(obj, isInInitialList)
@@ -219,7 +252,7 @@ func (q *observedQueue) observePop(process PopProcessFunc, detail string) PopPro
 
 // observePopped reports one popped item: its newest delta, and every delta
 // when there are several (a DeltaFIFO's coalesced changes).
-func (q *observedQueue) observePopped(deltas Deltas, isInInitialList bool, detail string) {
+func (q *observedQueue) observePopped(deltas informer.Deltas, isInInitialList bool, detail string) {
 	newest := deltas.Newest()
 	if newest == nil {
 		return
@@ -240,7 +273,7 @@ func (q *observedQueue) observePopped(deltas Deltas, isInInitialList bool, detai
 	q.observe(o)
 }
 
-func (q *observedQueue) observeDelta(d Delta) Observation {
+func (q *observedQueue) observeDelta(d informer.Delta) Observation {
 	switch info := d.Object.(type) {
 	case deltafifo.ReplacedAllInfo:
 		return Observation{Layer: LayerQueue, Op: string(d.Type), ResourceVersion: info.ResourceVersion, Detail: fmt.Sprintf("%d objects", len(info.Objects))}
@@ -252,9 +285,9 @@ func (q *observedQueue) observeDelta(d Delta) Observation {
 	return observeObject(LayerQueue, string(d.Type), d.Object)
 }
 
-func (q *observedQueue) HasSynced() bool               { return q.inner.HasSynced() }
-func (q *observedQueue) HasSyncedChecker() DoneChecker { return q.inner.HasSyncedChecker() }
-func (q *observedQueue) Close()                        { q.inner.Close() }
+func (q *observedQueue) HasSynced() bool                        { return q.inner.HasSynced() }
+func (q *observedQueue) HasSyncedChecker() informer.DoneChecker { return q.inner.HasSyncedChecker() }
+func (q *observedQueue) Close()                                 { q.inner.Close() }
 
 // observedStore wraps the cache on processLoop's side only (GetStore and
 // GetIndexer return the cache itself), so that its writes are observed
@@ -270,10 +303,7 @@ type observedTransactionStore struct {
 	txn indexer.TransactionStore
 }
 
-func observeStore(s Store, observe Observer) Store {
-	if observe == nil {
-		return s
-	}
+func observeStore(s informer.Store, observe Observer) informer.Store {
 	o := observedStore{Store: s, observe: observe}
 	if txn, ok := s.(indexer.TransactionStore); ok {
 		return &observedTransactionStore{observedStore: o, txn: txn}
@@ -333,16 +363,10 @@ type observedHandler struct {
 	observe Observer
 }
 
-// observeHandler wraps h, unless there is no observer or h is nil (then the
+// observeHandler wraps h (the informer passes no nil handler here: the
 // listener's constructor refuses it with its own error).
 func observeHandler(h processor.ResourceEventHandler, name string, observe Observer) processor.ResourceEventHandler {
-	if observe == nil || h == nil || isNilPointer(h) {
-		return h
-	}
-	if name == "" {
-		name = fmt.Sprintf("%T", h)
-	}
-	return &observedHandler{name: name, inner: h, observe: observe}
+	return &observedHandler{name: handlerName(h, name), inner: h, observe: observe}
 }
 
 func (h *observedHandler) OnAdd(obj any, isInInitialList bool) {
@@ -374,4 +398,28 @@ func observeUpdate(layer Layer, op string, oldObj, newObj any) Observation {
 	o.Sync = oldRV == o.ResourceVersion
 	o.Detail = "from rv " + oldRV
 	return o
+}
+
+// observedNotifier reports each notification the informer hands its
+// processor (LayerProcessor), before handing it on.
+type observedNotifier struct {
+	inner   informer.ResourceEventHandler
+	observe Observer
+}
+
+func (n *observedNotifier) OnAdd(obj any, isInInitialList bool) {
+	o := observeObject(LayerProcessor, "add", obj)
+	o.InitialList = isInInitialList
+	n.observe(o)
+	n.inner.OnAdd(obj, isInInitialList)
+}
+
+func (n *observedNotifier) OnUpdate(oldObj, newObj any) {
+	n.observe(observeUpdate(LayerProcessor, "update", oldObj, newObj))
+	n.inner.OnUpdate(oldObj, newObj)
+}
+
+func (n *observedNotifier) OnDelete(obj any) {
+	n.observe(observeObject(LayerProcessor, "delete", obj))
+	n.inner.OnDelete(obj)
 }
