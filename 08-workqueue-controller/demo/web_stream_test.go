@@ -84,12 +84,12 @@ var (
 // the Add it took, and a shutdown that drops an Add.
 func (s *scripted) story() {
 	example, flaky := ns+"/example", ns+"/flaky"
-	s.tl.Step("Start the controller")
+	s.tl.StepEN("Start the controller")
 	s.controller("Start", -1)
 	s.controller("Synced", 0)
 	s.controller("Workers", -1)
 
-	s.tl.Step("Create a Foo")
+	s.tl.StepEN("Create a Foo")
 	s.at(100)
 	s.tl.Event("demo", "CREATE", "Foo "+example, "spec.replicas=1 → rv=75")
 	s.handler("OnAdd", "Foo "+example, example, nil)
@@ -120,7 +120,7 @@ func (s *scripted) story() {
 	s.worker("synced", example, 1, nil)
 	s.queue("Done", example, 1, 0, 0)
 
-	s.tl.Step("A reconcile that fails 2 times")
+	s.tl.StepEN("A reconcile that fails 2 times")
 	s.at(200)
 	s.tl.Event("demo", "CREATE", "Foo "+flaky, "spec.replicas=1 → rv=99")
 	s.handler("OnAdd", "Foo "+flaky, flaky, nil)
@@ -147,7 +147,7 @@ func (s *scripted) story() {
 	s.worker("synced", flaky, 2, nil)
 	s.queue("Done", flaky, 2, 0, 0)
 
-	s.tl.Step("A Get printed before its Add")
+	s.tl.StepEN("A Get printed before its Add")
 	s.at(300)
 	s.handler("OnUpdate", "Foo "+example, example, nil)
 	s.queue("Get", example, 2, 0, 0) // the worker printed first
@@ -157,7 +157,7 @@ func (s *scripted) story() {
 	s.queue("Done", example, 2, 0, 0)
 	s.handler("OnDelete", ns+"/flaky", flaky, nil) // a Foo's delete: nothing to enqueue
 
-	s.tl.Step("Shut down with a reconcile in flight")
+	s.tl.StepEN("Shut down with a reconcile in flight")
 	s.at(400)
 	s.handler("OnUpdate", "Foo "+example, example, nil)
 	s.queue("Add", example, 0, 1, 1)
@@ -172,7 +172,7 @@ func (s *scripted) story() {
 	s.queue("Done", example, 2, 0, 0)
 	s.controller("Drained", -1)
 	s.controller("Shutdown", -1)
-	s.tl.Note("The end.")
+	s.tl.NoteEN("The end.")
 }
 
 // TestWebStreamFollowsEachKey runs the scripted story through the demo's
