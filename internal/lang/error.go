@@ -16,7 +16,7 @@ type Error struct {
 // Errorf is fmt.Errorf in both languages: %w wraps as fmt.Errorf does
 // (the English side is what errors.Unwrap sees).
 func Errorf(t Text, args ...any) error {
-	return &Error{en: fmt.Errorf(t.EN, args...), zh: fmt.Errorf(t.ZH, localArgs(ZH, args)...)}
+	return &Error{en: fmt.Errorf(t.EN, localArgs(EN, args)...), zh: fmt.Errorf(t.ZH, localArgs(ZH, args)...)}
 }
 
 func (e *Error) Error() string { return e.en.Error() }
@@ -42,19 +42,20 @@ func Message(err error, l string) string {
 	return err.Error()
 }
 
-// localArgs replaces the error arguments of a format by their message in
-// l, still as errors, so that %w keeps wrapping.
+// localArgs renders the arguments of a format that have a form in each
+// language in l: a Text as its text in l, an Error as its message in l
+// (still an error, so that %w keeps wrapping).
 func localArgs(l string, args []any) []any {
-	if l != ZH {
-		return args
-	}
 	out := make([]any, len(args))
 	for i, a := range args {
-		if e, ok := a.(*Error); ok {
-			out[i] = said{e, l}
-			continue
+		switch a := a.(type) {
+		case Text:
+			out[i] = a.In(l)
+		case *Error:
+			out[i] = said{a, l}
+		default:
+			out[i] = a
 		}
-		out[i] = a
 	}
 	return out
 }

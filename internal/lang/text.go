@@ -58,3 +58,10 @@ var verb = regexp.MustCompile(`%[-+# 0]*(?:\[\d+\])?(?:\d+|\*)?(?:\.(?:\d+|\*))?
 func Verbs(s string) []string {
 	return verb.FindAllString(strings.ReplaceAll(s, "%%", ""), -1)
 }
+
+// Format is t with args filled in, in both languages: a Text for a
+// function that takes one (a step's explanation) when the words hold a
+// number or a name.
+func (t Text) Format(args ...any) Text {
+	return Text{EN: t.Sprintf(EN, args...), ZH: t.Sprintf(ZH, args...)}
+}
