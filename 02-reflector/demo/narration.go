@@ -110,7 +110,8 @@ compacted; a store that implements ReflectorBookmarkStore hears of them. %s`,
 		`上面那个 initial-events-end bookmark，是每个 WatchList 流发完状态时都会带的。
 在长时间的 watch 上，服务端还会发普通的 BOOKMARK（开着 watch cache 时大约每分钟一次）：
 它们只推进 resourceVersion，好让重启的 watch 不会从 etcd 已经压缩掉的位置开始；
-实现了 ReflectorBookmarkStore 的 store 能收到它们。%s`)
+实现了 ReflectorBookmarkStore 的 store 能收到它们。
+%s`)
 	sayPlainBookmarks = lang.T("%d plain bookmark(s) reached the store in this run.", "这次运行中有 %d 个普通 bookmark 到了 store。")
 	sayNoWatchCache   = lang.T("This playground runs without the watch cache (to force the 410), so none came here.",
 		"这个 playground 关掉了 watch cache（为了逼出 410），所以这里一个也没有。")
