@@ -49,7 +49,7 @@ nothing is read from the server. A pending change to web-3 is still queued when 
 		`Resync 把消费者手里已有的对象再交给它一遍，好让 handler 重新检查，不从服务端读任何东西。
 它运行的时候，web-3 还有一个变化排在队列里没处理。`)
 	saySkipped = lang.T("The DeltaFIFO skipped web-3: its queued update is newer than the cached copy a Sync would carry.",
-		"DeltaFIFO 跳过了 web-3：队列里那个更新，比 Sync 要带上的缓存副本更新。")
+		"DeltaFIFO 跳过了 web-3：它在队列里还有一个待处理的更新，比 Sync 会带上的缓存副本要新。")
 
 	sayWhyRealFIFOTitle = lang.T("Why client-go moved to RealFIFO", "client-go 为什么换成了 RealFIFO")
 	sayWhyRealFIFO      = lang.T(
