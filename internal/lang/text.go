@@ -65,3 +65,14 @@ func Verbs(s string) []string {
 func (t Text) Format(args ...any) Text {
 	return Text{EN: t.Sprintf(EN, args...), ZH: t.Sprintf(ZH, args...)}
 }
+
+// Count says n of a thing in both languages: "1 pod", "3 pods" (an "s"
+// added, as for every noun the demos count), "3 个 Pod". noun is the
+// thing, singular in English.
+func Count(n int, noun Text) Text {
+	en := fmt.Sprintf("%d %s", n, noun.EN)
+	if n != 1 {
+		en += "s"
+	}
+	return Text{EN: en, ZH: fmt.Sprintf("%d 个 %s", n, noun.ZH)}
+}
