@@ -82,11 +82,11 @@ func (s *script) customResource() error {
 		}
 		s.tl.Event("lister", "List", key(obj), describe(obj))
 	}
-	noun := sayFoo
+	one, many := sayFoo, sayFoos
 	if !s.playground {
-		noun = sayDeployment
+		one, many = sayDeployment, sayDeployments
 	}
-	s.tl.Note(sayFromCache, lang.Count(len(objs), noun))
+	s.tl.Note(sayFromCache, lang.Count(len(objs), one, many))
 	if !s.playground {
 		return nil
 	}

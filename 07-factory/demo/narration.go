@@ -98,9 +98,13 @@ informer goroutine has returned. From then on Start does nothing.`,
 	sayCounts   = lang.Verbatim("  %-14s %5d %6d")
 	sayNone     = lang.T("  (none)", "  （没有）")
 
-	// What the notes count.
-	sayPod        = lang.T("pod", "Pod")
-	sayDeployment = lang.T("deployment", "Deployment")
-	sayFoo        = lang.T("foo", "Foo")
-	sayRequest    = lang.T("request", "请求")
+	// What the notes count, once and many times.
+	sayPod         = lang.T("1 pod", "1 个 Pod")
+	sayPods        = lang.T("%d pods", "%d 个 Pod")
+	sayDeployment  = lang.T("1 deployment", "1 个 Deployment")
+	sayDeployments = lang.T("%d deployments", "%d 个 Deployment")
+	sayFoo         = lang.T("1 foo", "1 个 Foo")
+	sayFoos        = lang.T("%d foos", "%d 个 Foo")
+	sayRequest     = lang.T("1 request", "1 个请求")
+	sayRequests    = lang.T("%d requests", "%d 个请求")
 )

@@ -138,7 +138,7 @@ func (s *script) sharedFactory() error {
 				return fmt.Errorf("%s's handler did not sync within 30s", p.name)
 			}
 		}
-		s.tl.Note(sayReplayed, p.name, lang.Count(int(p.adds.Load()), sayPod))
+		s.tl.Note(sayReplayed, p.name, lang.Count(int(p.adds.Load()), sayPod, sayPods))
 	}
 	s.counts.print(s.tl, sayServed)
 	s.tl.Note(sayOneWatch)
@@ -221,12 +221,12 @@ func (s *script) listerFromCache() error {
 		}
 		s.tl.Event("lister", "List", d.Namespace+"/"+d.Name, fmt.Sprintf("rv=%s app=%s tier=%s", d.ResourceVersion, d.Labels["app"], d.Labels["tier"]))
 	}
-	s.tl.Note(sayListed, s.ns, selector.String(), lang.Count(len(deployments), sayDeployment))
+	s.tl.Note(sayListed, s.ns, selector.String(), lang.Count(len(deployments), sayDeployment, sayDeployments))
 	if s.ns != "" {
 		_, err := lister.Deployments(s.ns).Get("frontend")
 		s.tl.Event("lister", "Get", s.ns+"/frontend", fmt.Sprintf("%v (the cache's answer, a NotFound like the server's)", err))
 	}
-	s.tl.Note(saySentAnswering, lang.Count(s.counts.total()-before, sayRequest))
+	s.tl.Note(saySentAnswering, lang.Count(s.counts.total()-before, sayRequest, sayRequests))
 	return nil
 }
 

@@ -66,13 +66,12 @@ func (t Text) Format(args ...any) Text {
 	return Text{EN: t.Sprintf(EN, args...), ZH: t.Sprintf(ZH, args...)}
 }
 
-// Count says n of a thing in both languages: "1 pod", "3 pods" (an "s"
-// added, as for every noun the demos count), "3 个 Pod". noun is the
-// thing, singular in English.
-func Count(n int, noun Text) Text {
-	en := fmt.Sprintf("%d %s", n, noun.EN)
-	if n != 1 {
-		en += "s"
+// Count is one or many, as n says: one as it is when n is 1, else many
+// formatted with n. one and many are a noun's two forms, counted:
+// lang.T("1 pod", "1 个 Pod"), lang.T("%d pods", "%d 个 Pod").
+func Count(n int, one, many Text) Text {
+	if n == 1 {
+		return one
 	}
-	return Text{EN: en, ZH: fmt.Sprintf("%d 个 %s", n, noun.ZH)}
+	return many.Format(n)
 }

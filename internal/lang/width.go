@@ -45,3 +45,14 @@ func HasHan(s string) bool {
 	}
 	return false
 }
+
+// HasWide reports whether s holds a wide character (Width): Chinese, or
+// the fullwidth punctuation Chinese is written with ("：", "。").
+func HasWide(s string) bool {
+	for _, r := range s {
+		if runeWidth(r) == 2 {
+			return true
+		}
+	}
+	return false
+}
