@@ -61,7 +61,7 @@ func TestSequenceDiagram(t *testing.T) {
 		w.Stop()
 
 		// The same state and changes as one WatchList request.
-		tl.Note("one WatchList request replaces all of the above")
+		tl.NoteEN("one WatchList request replaces all of the above")
 		w, err = lw.WatchWithContext(ctx, metav1.ListOptions{
 			SendInitialEvents:    ptr.To(true),
 			ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan,

@@ -15,7 +15,7 @@ import (
 
 var options = demo.Options{
 	Stage: 1,
-	Title: "ListWatch: LIST in pages, WATCH from a resourceVersion, and WatchList",
+	Title: sayTitle,
 }
 
 func main() { demo.Main(options, run) }
@@ -32,7 +32,7 @@ func run(env *demo.Env) error {
 
 	s := &script{env: env}
 	if env.Writes {
-		tl.Step("Set the scene", "Create a namespace and five pods, so there is something to list.")
+		tl.Step(saySceneTitle, saySceneWhy)
 		if s.ns, err = env.Namespace("stage01"); err != nil {
 			return err
 		}
@@ -42,9 +42,7 @@ func run(env *demo.Env) error {
 			}
 		}
 	} else {
-		tl.Step("Read-only on a real cluster",
-			"The demo lists and watches pods in every namespace and changes nothing.",
-			"Pods are only printed for the first page; events are whatever the cluster does meanwhile.")
+		tl.Step(sayReadOnlyTitle, sayReadOnlyWhy)
 	}
 
 	lw := listwatch.NewFilteredListWatchFromClient(client.CoreV1().RESTClient(), "pods", s.ns,

@@ -7,9 +7,11 @@ import (
 )
 
 // TestDemoRunsToCompletion runs the whole demo on a playground, as
-// `make run-stage 1` does, and checks it exits 0 having shown each step.
+// `make run-stage 1` does, and checks it exits 0 having shown each step,
+// each write before the events it caused (its seven creates: the answers
+// to writes are held back, so a write printed late would come after them).
 func TestDemoRunsToCompletion(t *testing.T) {
-	demotest.Run(t, options, run,
+	demotest.RunCausal(t, options, run, 7,
 		"5 pods in 3 requests",           // the pager made three requests
 		"continue=(none: last page)",     // and stopped at the last page
 		"MODIFIED  stage01/web-1",        // the watch saw the label change

@@ -15,6 +15,7 @@ import (
 	listwatch "informer-from-scratch/01-listwatch"
 	"informer-from-scratch/01-listwatch/pager"
 	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/timeline"
 )
 
 // script holds the state the steps share.
@@ -31,7 +32,10 @@ func (s *script) createPod(name string) error {
 	if err != nil {
 		return err
 	}
-	s.env.Timeline.Event("demo", "CREATE", s.ns+"/"+name, "rv="+pod.ResourceVersion)
+	// Printed when the call has returned, with its resourceVersion: the
+	// script reads the events a write causes only afterwards, so they
+	// cannot be printed before it.
+	s.env.Timeline.EventWith(timeline.Origin(pod.ResourceVersion), "demo", "CREATE", s.ns+"/"+name, "rv="+pod.ResourceVersion)
 	return nil
 }
 
@@ -42,10 +46,7 @@ func (s *script) listInPages(lw *listwatch.ListWatch) (string, error) {
 	if !s.env.Writes {
 		size = 100 // a real cluster may have thousands of pods
 	}
-	tl.Step("LIST in pages",
-		fmt.Sprintf("The pager asks for %d pods at a time (limit). Each answer carries a continue token until", size),
-		"the last page; every page comes from the snapshot the first page pinned, so the list is consistent.",
-		`resourceVersion is unset on the first page: a consistent read of the newest data.`)
+	tl.Step(sayPagesTitle, sayPagesWhy.Format(size))
 	page := 0
 	p := pager.New(func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 		obj, err := lw.ListWithContext(ctx, opts)
@@ -79,7 +80,7 @@ func (s *script) listInPages(lw *listwatch.ListWatch) (string, error) {
 	if s.env.Writes {
 		printItems(s.env, list, 10)
 	}
-	tl.Note("The list's resourceVersion %s is where the watch must start: it covers every change after the snapshot.", m.GetResourceVersion())
+	tl.Note(sayWatchFrom, m.GetResourceVersion())
 	return m.GetResourceVersion(), nil
 }
 
@@ -87,11 +88,11 @@ func printItems(env *demo.Env, list runtime.Object, limit int) {
 	items, _ := meta.ExtractList(list)
 	for i, item := range items {
 		if i == limit {
-			env.Timeline.Note("… and %d more", len(items)-limit)
+			env.Timeline.Note(sayAndMore, len(items)-limit)
 			break
 		}
 		m, _ := meta.Accessor(item)
-		env.Timeline.Note("%-40s rv=%s", m.GetNamespace()+"/"+m.GetName(), m.GetResourceVersion())
+		env.Timeline.Note(sayItem, m.GetNamespace()+"/"+m.GetName(), m.GetResourceVersion())
 	}
 }
 
@@ -99,10 +100,7 @@ func printItems(env *demo.Env, list runtime.Object, limit int) {
 // as it arrives.
 func (s *script) watchFrom(lw *listwatch.ListWatch, rv string) error {
 	tl := s.env.Timeline
-	tl.Step("WATCH from the list's resourceVersion",
-		"Only changes newer than the snapshot arrive. allowWatchBookmarks lets the server send",
-		"BOOKMARK events that only move the resourceVersion forward; timeoutSeconds makes the server",
-		"end the watch after a while, so clients spread their reconnects (the Reflector randomises it).")
+	tl.Step(sayWatchTitle, sayWatchWhy)
 	w, err := lw.WatchWithContext(s.env.Ctx, metav1.ListOptions{
 		ResourceVersion:     rv,
 		AllowWatchBookmarks: true,
@@ -114,7 +112,7 @@ func (s *script) watchFrom(lw *listwatch.ListWatch, rv string) error {
 	defer w.Stop()
 
 	if !s.env.Writes {
-		tl.Note("Watching for 10 seconds…")
+		tl.Note(sayWatching)
 		return s.printEvents(w, 10*time.Second)
 	}
 	pods := s.env.Client.CoreV1().Pods(s.ns)

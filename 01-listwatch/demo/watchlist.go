@@ -16,10 +16,7 @@ import (
 // it with a bookmark, and then carries on as an ordinary watch.
 func (s *script) watchList(lw *listwatch.ListWatch) error {
 	tl := s.env.Timeline
-	tl.Step("WatchList: the state and the changes in one request",
-		"sendInitialEvents=true asks for the current state as synthetic ADDED events first;",
-		"resourceVersionMatch=NotOlderThan with an empty resourceVersion makes that state at least as",
-		"new as a consistent read. A BOOKMARK annotated "+metav1.InitialEventsAnnotationKey+" says the state is complete.")
+	tl.Step(sayWatchListTitle, sayWatchListWhy)
 	w, err := lw.WatchWithContext(s.env.Ctx, metav1.ListOptions{
 		SendInitialEvents:    ptr.To(true),
 		ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan,
@@ -54,7 +51,7 @@ func (s *script) watchList(lw *listwatch.ListWatch) error {
 				continue
 			}
 			if ev.Type == watch.Bookmark {
-				tl.Note("%d initial ADDED events, then the bookmark: the reflector would now replace its store.", initial)
+				tl.Note(sayInitialEvents, initial)
 				return s.afterBookmark(w)
 			}
 		}
@@ -71,10 +68,10 @@ func (s *script) printEventIfNotAdded(ev watch.Event) error {
 // afterBookmark shows that the same stream carries on as a normal watch.
 func (s *script) afterBookmark(w watch.Interface) error {
 	if !s.env.Writes {
-		s.env.Timeline.Note("Watching the same stream for 5 more seconds…")
+		s.env.Timeline.Note(sayWatchingMore)
 		return s.printEvents(w, 5*time.Second)
 	}
-	s.env.Timeline.Note("The same stream now carries changes, like any watch:")
+	s.env.Timeline.Note(sayCarriesOn)
 	s.env.Timeline.Event("demo", "CHANGE", "create web-7", "")
 	if err := s.createPod("web-7"); err != nil {
 		return err

@@ -56,15 +56,15 @@ func listWatchRelist(s *script, srv *seqdiagram.Server) {
 	w := <-srv.Watches
 	send(w, watch.Event{Type: watch.Added, Object: pod("web-4", "74")})
 	send(w, watch.Event{Type: watch.Bookmark, Object: bookmark("79", false)})
-	s.tl.Note("no object changed: the last synced rv is now 79")
+	s.tl.NoteEN("no object changed: the last synced rv is now 79")
 	s.tl.Event("server", "END", "the watch", "its timeoutSeconds passed")
 	w.Stop()
 
 	w = <-srv.Watches
-	s.tl.Note("meanwhile web-3 was deleted, and etcd compacted past 79")
+	s.tl.NoteEN("meanwhile web-3 was deleted, and etcd compacted past 79")
 	expired := apierrors.NewResourceExpired("too old resource version: 79 (80)").ErrStatus
 	send(w, watch.Event{Type: watch.Error, Object: &expired})
-	s.tl.Note("ListAndWatch returns: backoff 0.8s to 1.6s, then a relist")
+	s.tl.NoteEN("ListAndWatch returns: backoff 0.8s to 1.6s, then a relist")
 
 	<-srv.Watches // the watch after the relist: it stays open
 	synctest.Wait()
@@ -79,7 +79,7 @@ func watchListStream(s *script, srv *seqdiagram.Server) {
 	for _, p := range []*corev1.Pod{pod("web-1", "71"), pod("web-2", "72"), pod("web-4", "74")} {
 		send(w, watch.Event{Type: watch.Added, Object: p})
 	}
-	s.tl.Note("held in a temporary store: the store sees nothing yet")
+	s.tl.NoteEN("held in a temporary store: the store sees nothing yet")
 	send(w, watch.Event{Type: watch.Bookmark, Object: bookmark("80", true)})
 	send(w, watch.Event{Type: watch.Added, Object: pod("web-6", "81")})
 	s.stop(run)

@@ -19,10 +19,7 @@ import (
 // WATCH from the list's resourceVersion; then shows watch events becoming
 // store calls, and a 410 forcing a relist.
 func (s *script) listThenWatch() error {
-	s.tl.Step("A reflector with LIST, then WATCH",
-		`The first LIST asks for resourceVersion=0: "whatever you have", which an apiserver with a watch cache`,
-		"serves from memory. Its answer goes to the store in one Replace. Then a WATCH from the list's",
-		"resourceVersion, with bookmarks allowed and a random timeout between 5 and 10 minutes.")
+	s.tl.Step(sayListWatchTitle, sayListWatchWhy)
 	mark := s.requests.mark()
 	run := s.start(reflector.ReflectorOptions{Name: "list-watch", UseWatchList: ptr.To(false)})
 	if _, err := s.waitStore(run, 0, "the first Replace", op("Replace")); err != nil {
@@ -34,9 +31,7 @@ func (s *script) listThenWatch() error {
 	s.showRV(run)
 
 	if !s.env.Writes {
-		s.tl.Step("Watch for five seconds",
-			"On a real cluster the demo changes nothing: whatever pods change meanwhile arrives as events.",
-			"Skipped here (they write): creating and deleting pods, and the forced 410 with an etcd compaction.")
+		s.tl.Step(sayWatchOnlyTitle, sayWatchOnlyWhy)
 		select { // a Ctrl-C need not wait the five seconds out
 		case <-time.After(5 * time.Second):
 		case <-s.env.Ctx.Done():
@@ -48,20 +43,17 @@ func (s *script) listThenWatch() error {
 		return err
 	}
 	if s.env.Cluster == nil {
-		s.tl.Step("Skipped: the forced 410",
-			"It needs an etcd compaction, which only the playground allows.")
+		s.tl.Step(sayNo410Title, sayNo410Why)
 	} else if err := s.expiredThenRelist(run); err != nil {
 		return err
 	}
-	s.tl.Step("Stop the reflector", "Cancelling its context ends the watch, the resync timer and the retry loop.")
+	s.tl.Step(sayStopTitle, sayStopWhy)
 	return s.stop(run)
 }
 
 // changesBecomeStoreCalls makes three changes and waits for each store call.
 func (s *script) changesBecomeStoreCalls(run *running) error {
-	s.tl.Step("Changes arrive as watch events, and become store calls",
-		"ADDED → Add, MODIFIED → Update, DELETED → Delete. Each event's resourceVersion becomes the",
-		"reflector's LastSyncResourceVersion: where the next watch will start if this one ends.")
+	s.tl.Step(sayChangesTitle, sayChangesWhy)
 	changes := []struct {
 		do   func() error
 		want func(storeCall) bool
@@ -80,7 +72,7 @@ func (s *script) changesBecomeStoreCalls(run *running) error {
 			return err
 		}
 	}
-	s.tl.Note("A deleted pod first gets a deletionTimestamp (MODIFIED → Update), then goes (DELETED → Delete).")
+	s.tl.Note(sayTwoEvents)
 	s.showRV(run)
 	return nil
 }
@@ -89,10 +81,7 @@ func (s *script) changesBecomeStoreCalls(run *running) error {
 // compacts etcd meanwhile, then lets it reconnect: its watch from the old
 // resourceVersion gets 410 Expired, and it lists again.
 func (s *script) expiredThenRelist(run *running) error {
-	s.tl.Step("Lose the connection while etcd forgets: 410 Expired, then a relist",
-		"The watch drops; while the reflector is away, pods change and etcd compacts its history.",
-		"Its next watch asks for changes after a resourceVersion etcd no longer has: the server answers",
-		"410 Expired. No event stream can fill that gap, so the reflector lists again, after a backoff.")
+	s.tl.Step(sayExpiredTitle, sayExpiredWhy)
 	before := run.r.LastSyncResourceVersion()
 	run.link.Cut()
 	s.tl.Event("demo", "CUT", "the reflector's connection", "its watch ends; its next watch request waits")
@@ -125,12 +114,7 @@ func (s *script) expiredThenRelist(run *running) error {
 	if err := s.waitRequest(requests+1, "the watch after the relist", isWatch); err != nil {
 		return err
 	}
-	s.tl.Note("The LIST went out %.1fs after the 410: the backoff between two rounds (800ms at first, up to", pause.Seconds())
-	s.tl.Note("twice that with jitter). It asks for resourceVersion=%s, the last one the reflector saw:", before)
-	s.tl.Note(`"at least this new" is something the server can still answer from its current state.`)
-	s.tl.Note("Paging is off for it, so an apiserver with a watch cache can serve it from memory.")
-	s.tl.Note("The Replace brought in web-5 and dropped web-3: the changes no event ever announced.")
-	s.tl.Note("Store now: %s", strings.Join(run.store.content(), " "))
+	s.tl.Note(sayRelisted, pause.Seconds(), before, strings.Join(run.store.content(), " "))
 	s.showRV(run)
 	return nil
 }

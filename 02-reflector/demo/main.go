@@ -18,7 +18,7 @@ import (
 
 var options = demo.Options{
 	Stage: 2,
-	Title: "Reflector: list, watch, relist on 410, backoff, bookmarks, WatchList",
+	Title: sayTitle,
 	// Without the watch cache, etcd's compaction reaches the watch: a
 	// watch from a compacted resourceVersion gets 410 Expired.
 	Playground: playground.Options{DisableWatchCache: true},
@@ -40,9 +40,7 @@ func run(env *demo.Env) error {
 			return err
 		}
 	} else {
-		s.tl.Step("Read-only on a real cluster",
-			"The reflectors list and watch pods in every namespace; the demo changes nothing,",
-			"so the steps that create pods and compact etcd are skipped (each says so).")
+		s.tl.Step(sayReadOnlyTitle, sayReadOnlyWhy)
 	}
 	s.lw = listwatch.NewFilteredListWatchFromClient(client.CoreV1().RESTClient(), "pods", s.ns, func(*metav1.ListOptions) {})
 

@@ -7,9 +7,12 @@ import (
 )
 
 // TestDemoRunsToCompletion runs the whole demo on a playground, as
-// `make run-stage 2` does, and checks it exits 0 having shown each step.
+// `make run-stage 2` does, and checks it exits 0 having shown each step,
+// and each write before the watch events and store calls it caused (its
+// six creates and its label: the answers to writes are held back, so a
+// write printed when its call returned would come after them).
 func TestDemoRunsToCompletion(t *testing.T) {
-	demotest.Run(t, options, run,
+	demotest.RunCausal(t, options, run, 7,
 		"limit=500&resourceVersion=0",    // the first LIST asks for any version
 		"store      Replace   3 objects", // and replaces the store
 		"store      Add       stage02/web-4",

@@ -134,7 +134,7 @@ func (s *script) showRV(run *running) {
 // ---- writes (the playground only: on a real cluster a demo only reads) ----
 
 func (s *script) setScene() error {
-	s.tl.Step("Set the scene", "A namespace and three pods, so the first LIST has something to return.")
+	s.tl.Step(saySceneTitle, saySceneWhy)
 	var err error
 	if s.ns, err = s.env.Namespace("stage02"); err != nil {
 		return err
@@ -147,32 +147,37 @@ func (s *script) setScene() error {
 	return nil
 }
 
+// Each write is printed as it is sent, and its answer (the new
+// resourceVersion) when it comes back: the reflector prints the watch
+// event the write caused as soon as it arrives, which may be first.
+
 func (s *script) create(name string) error {
+	call := s.tl.Send("demo", "CREATE", s.ns+"/"+name, "")
 	pod, err := s.env.Client.CoreV1().Pods(s.ns).Create(s.env.Ctx, demo.Pod(s.ns, name, map[string]string{"app": "web"}), metav1.CreateOptions{})
 	if err != nil {
 		return err
 	}
-	s.tl.Event("demo", "CREATE", s.ns+"/"+name, "rv="+pod.ResourceVersion)
+	call.Answered(pod.ResourceVersion, "")
 	return nil
 }
 
 func (s *script) label(name string) error {
 	s.seq++
+	call := s.tl.Send("demo", "LABEL", s.ns+"/"+name, fmt.Sprintf("tier=gold-%d", s.seq))
 	patch := fmt.Sprintf(`{"metadata":{"labels":{"tier":"gold-%d"}}}`, s.seq)
 	pod, err := s.env.Client.CoreV1().Pods(s.ns).Patch(s.env.Ctx, name, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
 	if err != nil {
 		return err
 	}
-	s.tl.Event("demo", "LABEL", s.ns+"/"+name, fmt.Sprintf("tier=gold-%d rv=%s", s.seq, pod.ResourceVersion))
+	call.Answered(pod.ResourceVersion, "")
 	return nil
 }
 
+// delete's answer carries no object, so no resourceVersion: its request
+// row is all the timeline shows of it.
 func (s *script) delete(name string) error {
-	if err := s.env.Client.CoreV1().Pods(s.ns).Delete(s.env.Ctx, name, metav1.DeleteOptions{}); err != nil {
-		return err
-	}
-	s.tl.Event("demo", "DELETE", s.ns+"/"+name, "")
-	return nil
+	s.tl.Send("demo", "DELETE", s.ns+"/"+name, "")
+	return s.env.Client.CoreV1().Pods(s.ns).Delete(s.env.Ctx, name, metav1.DeleteOptions{})
 }
 
 // ---- waiting ----

@@ -54,7 +54,7 @@ func TestSequenceDiagram(t *testing.T) {
 		}
 		drain()
 
-		tl.Note("four changes arrive before anyone pops")
+		tl.NoteEN("four changes arrive before anyone pops")
 		for _, e := range []watch.Event{
 			{Type: watch.Modified, Object: cm("web-1", "69")},
 			{Type: watch.Added, Object: cm("web-3", "70")},
@@ -67,7 +67,7 @@ func TestSequenceDiagram(t *testing.T) {
 		}
 		drain()
 
-		tl.Note("the watch breaks; web-1 is deleted meanwhile; a relist")
+		tl.NoteEN("the watch breaks; web-1 is deleted meanwhile; a relist")
 		srv.QueueList(configMaps("75", cm("web-3", "70"), cm("web-4", "75")))
 		if err := s.relist(); err != nil {
 			t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 
 var options = demo.Options{
 	Stage: 3,
-	Title: "DeltaFIFO and RealFIFO: the same events through both queues",
+	Title: sayTitle,
 }
 
 func main() { demo.Main(options, run) }
@@ -23,9 +23,7 @@ func main() { demo.Main(options, run) }
 func run(env *demo.Env) error {
 	tl := env.Timeline
 	if !env.Writes {
-		tl.Step("This demo needs to change ConfigMaps",
-			"It creates, updates and deletes a few ConfigMaps to have events to queue.",
-			"On a real cluster a demo only reads, so it stops here: run it on the playground (make run-stage 3).")
+		tl.Step(sayNeedsWritesTitle, sayNeedsWritesWhy)
 		return nil
 	}
 	ns, err := env.Namespace("stage03")
@@ -46,9 +44,7 @@ func run(env *demo.Env) error {
 }
 
 func (s *script) initialList() error {
-	s.env.Timeline.Step("The initial list",
-		"A Reflector starts with a LIST and hands it to its queue's Replace. The DeltaFIFO queues one",
-		"Replaced delta per object; the RealFIFO (AtomicEvents) one ReplacedAll item for the whole list.")
+	s.env.Timeline.Step(sayInitialTitle, sayInitialWhy)
 	for _, name := range []string{"web-1", "web-2"} {
 		if err := s.create(name); err != nil {
 			return err
@@ -60,15 +56,13 @@ func (s *script) initialList() error {
 	if err := s.q.drain(); err != nil {
 		return err
 	}
-	s.env.Timeline.Note("HasSynced: DeltaFIFO=%v after %d Pops, RealFIFO=%v after %d: the first list has been delivered.",
+	s.env.Timeline.Note(saySynced,
 		s.q.delta.HasSynced(), s.q.deltaPops, s.q.real.HasSynced(), s.q.realPops)
 	return nil
 }
 
 func (s *script) burst() error {
-	s.env.Timeline.Step("Watch events while the consumer is busy",
-		"Five changes arrive before anyone pops. The DeltaFIFO files each under its object's key, and a",
-		"key keeps the place where its FIRST pending change arrived; the RealFIFO keeps one item per event.")
+	s.env.Timeline.Step(sayBurstTitle, sayBurstWhy)
 	if err := s.watchFrom(s.listRV); err != nil {
 		return err
 	}
@@ -91,10 +85,7 @@ func (s *script) burst() error {
 }
 
 func (s *script) relistAfterMissedDelete() error {
-	s.env.Timeline.Step("A relist after the watch broke: tombstones",
-		"While no watch is open, web-1 is deleted. The next LIST simply lacks it. The DeltaFIFO compares",
-		"the list with what its consumer knows (KnownObjects) and queues a DeletedFinalStateUnknown;",
-		"the RealFIFO queues the list as one item, and its consumer finds the deletion itself.")
+	s.env.Timeline.Step(sayTombstoneTitle, sayTombstoneWhy)
 	s.stopWatch("the connection drops")
 	if err := s.remove("web-1", "(nobody is watching)"); err != nil {
 		return err
@@ -110,9 +101,7 @@ func (s *script) relistAfterMissedDelete() error {
 }
 
 func (s *script) resync() error {
-	s.env.Timeline.Step("A periodic resync",
-		"Resync hands the objects the consumer already has back to it, so handlers can re-check them;",
-		"nothing is read from the server. A pending change to web-3 is still queued when it runs.")
+	s.env.Timeline.Step(sayResyncTitle, sayResyncWhy)
 	if err := s.watchFrom(s.listRV); err != nil {
 		return err
 	}
@@ -126,21 +115,17 @@ func (s *script) resync() error {
 	if err := s.q.drain(); err != nil {
 		return err
 	}
-	s.env.Timeline.Note("The DeltaFIFO skipped web-3: its queued update is newer than the cached copy a Sync would carry.")
+	s.env.Timeline.Note(saySkipped)
 	return nil
 }
 
 func (s *script) conclude() error {
 	tl := s.env.Timeline
-	tl.Step("Why client-go moved to RealFIFO")
-	same := "the same"
+	tl.Step(sayWhyRealFIFOTitle)
+	same := saySame
 	if s.q.deltaCache.String() != s.q.realCache.String() {
-		same = "DIFFERENT"
+		same = sayDifferent
 	}
-	tl.Note("Both consumers end with %s cache (%s), but only the RealFIFO's went", same, s.q.realCache)
-	tl.Note("through the states the server went through, one resourceVersion after another. With a DeltaFIFO a")
-	tl.Note("handler that lists the cache can see web-1 changed while web-3, created before that change, is missing.")
-	tl.Note("In client-go v0.37 every informer uses a RealFIFO (InOrderInformers is GA) with AtomicEvents:")
-	tl.Note("a relist replaces the cache in one step, and the informer, not the queue, works out the tombstones.")
+	tl.Note(sayWhyRealFIFO, same, s.q.realCache)
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 
 	deltafifo "informer-from-scratch/03-deltafifo"
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/timeline"
 )
 
@@ -126,14 +127,14 @@ func (q *queues) drain() error {
 		return err
 	}
 	q.deltaPops, q.realPops = len(left), pops
-	q.tl.Note("%-48s │ %s", "DeltaFIFO.Pop: one key, all its Deltas", "RealFIFO.Pop: one event")
-	q.tl.Note("%s┼%s", strings.Repeat("─", 49), strings.Repeat("─", 40))
+	// Padded by columns, not by bytes or runes: the header may be Chinese.
+	q.tl.Note(sayTableRow, lang.Pad(q.tl.Sprintf(sayDeltaPop), 48), sayRealPop)
+	q.tl.Note(sayTableRule, strings.Repeat("─", 49), strings.Repeat("─", 40))
 	for i := range max(len(left), len(right)) {
-		q.tl.Note("%-48s │ %s", at(left, i), at(right, i))
+		q.tl.Note(sayTableRow, lang.Pad(at(left, i), 48), at(right, i))
 	}
 	if gaps {
-		q.tl.Note("(gap: N) = the DeltaFIFO's consumer now holds a newer resourceVersion than N without having")
-		q.tl.Note("seen N: its cache is in a state the API server never was in.")
+		q.tl.Note(sayGap)
 	}
 	q.fed = nil
 	return nil
@@ -207,7 +208,7 @@ func (q *queues) drainReal() (rows []string, pops int, err error) {
 				row += " (initial)"
 			}
 			rows = append(rows, row)
-			consumer, err := q.realCache.applyAtomic(d)
+			consumer, err := q.realCache.applyAtomic(d, q.tl.Language())
 			rows = append(rows, consumer...)
 			return err
 		})
@@ -233,14 +234,15 @@ func (c cache) apply(d deltafifo.Delta) {
 // applyAtomic handles what only a RealFIFO hands out, as client-go's
 // processDeltas does (controller.go), and returns lines saying what the
 // consumer did. For a ReplacedAll it is the consumer that finds the
-// deletions: ReconcileReplacement against its own cache.
-func (c cache) applyAtomic(d deltafifo.Delta) ([]string, error) {
+// deletions: ReconcileReplacement against its own cache. The lines are in
+// language l.
+func (c cache) applyAtomic(d deltafifo.Delta, l string) ([]string, error) {
 	switch info := d.Object.(type) {
 	case deltafifo.ReplacedAllInfo:
 		var lines []string
 		err := deltafifo.ReconcileReplacement(nil, c, info.Objects, deltafifo.DeletionHandlingMetaNamespaceKeyFunc,
 			func(t deltafifo.DeletedFinalStateUnknown) error {
-				lines = append(lines, fmt.Sprintf("  ↳ consumer: %s is gone → OnDelete(tombstone, last rv %s)", shortName(t.Obj), rv(t.Obj)))
+				lines = append(lines, sayConsumerGone.Sprintf(l, shortName(t.Obj), rv(t.Obj)))
 				return nil
 			},
 			func(interface{}) error { return nil })
@@ -248,9 +250,9 @@ func (c cache) applyAtomic(d deltafifo.Delta) ([]string, error) {
 		for _, obj := range info.Objects {
 			c.apply(deltafifo.Delta{Type: deltafifo.Replaced, Object: obj})
 		}
-		return append(lines, "  ↳ consumer: cache replaced in one step"), err
+		return append(lines, sayConsumerReplaced.In(l)), err
 	case deltafifo.SyncAllInfo:
-		return []string{"  ↳ consumer: OnUpdate for each cached object: " + c.String()}, nil
+		return []string{sayConsumerSync.Sprintf(l, c.String())}, nil
 	case deltafifo.BookmarkInfo:
 		return nil, nil
 	}

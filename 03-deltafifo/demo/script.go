@@ -16,6 +16,7 @@ import (
 
 	listwatch "informer-from-scratch/01-listwatch"
 	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/timeline"
 )
 
 // script is the cluster side of the demo: it changes ConfigMaps, lists and
@@ -35,7 +36,10 @@ type script struct {
 // them.
 const labelKey, labelValue = "informer-from-scratch/demo", "stage03"
 
-// create, update and remove change the cluster and print a "demo" row.
+// create, update and remove change the cluster and print a "demo" row,
+// when the call has returned: the script reads the events a write causes
+// only afterwards (change), so they cannot be printed before it. The row
+// is where its resourceVersion enters the timeline (timeline.Origin).
 func (s *script) create(name string) error {
 	cm := &corev1.ConfigMap{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{labelKey: labelValue}},
@@ -45,7 +49,7 @@ func (s *script) create(name string) error {
 	if err != nil {
 		return err
 	}
-	s.env.Timeline.Event("demo", "CREATE", name, "rv="+got.ResourceVersion)
+	s.env.Timeline.EventWith(timeline.Origin(got.ResourceVersion), "demo", "CREATE", name, "rv="+got.ResourceVersion)
 	return nil
 }
 
@@ -55,7 +59,7 @@ func (s *script) update(name, version string) error {
 	if err != nil {
 		return err
 	}
-	s.env.Timeline.Event("demo", "UPDATE", name, "rv="+got.ResourceVersion+" version="+version)
+	s.env.Timeline.EventWith(timeline.Origin(got.ResourceVersion), "demo", "UPDATE", name, "rv="+got.ResourceVersion+" version="+version)
 	return nil
 }
 

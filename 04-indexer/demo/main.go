@@ -6,15 +6,13 @@
 package main
 
 import (
-	"fmt"
-
 	"informer-from-scratch/internal/demo"
 	"informer-from-scratch/internal/reqlog"
 )
 
 var options = demo.Options{
 	Stage: 4,
-	Title: "Indexer: the local cache, its indices and the listers",
+	Title: sayTitle,
 }
 
 func main() { demo.Main(options, run) }
@@ -36,9 +34,7 @@ func run(env *demo.Env) error {
 			return err
 		}
 	} else {
-		tl.Step("Read-only on a real cluster",
-			"The demo caches the pods of every namespace and changes nothing;",
-			"its questions are about whatever nodes and labels it finds.")
+		tl.Step(sayReadOnlyTitle, sayReadOnlyWhy)
 	}
 
 	stop, err := s.fillFromReflector(client)
@@ -54,14 +50,8 @@ func run(env *demo.Env) error {
 		return err
 	}
 	if !env.Writes {
-		tl.Note("Skipping the update: on a real cluster a demo only reads.")
+		tl.Note(sayNoUpdate)
 		return nil
 	}
 	return s.moveBetweenBuckets()
-}
-
-// requestsSince reports how many requests were sent after mark.
-func (s *script) requestsSince(mark int64) string {
-	n := s.requests.Load() - mark
-	return fmt.Sprintf("%d HTTP request(s) sent while answering", n)
 }

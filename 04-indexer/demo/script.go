@@ -25,6 +25,7 @@ import (
 	indexer "informer-from-scratch/04-indexer"
 	"informer-from-scratch/04-indexer/listers"
 	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/timeline"
 )
 
 // script holds what the steps share.
@@ -55,9 +56,7 @@ var scene = []struct{ ns, name, node, app string }{
 
 func (s *script) setScene() error {
 	tl := s.env.Timeline
-	tl.Step("Set the scene",
-		"Two namespaces, eight pods, three nodes. The nodes do not exist: a pod's spec.nodeName",
-		"can be set when it is created, and nothing on the playground schedules or runs pods.")
+	tl.Step(saySceneTitle, saySceneWhy)
 	nsName := map[string]string{}
 	for _, ns := range []string{"shop", "blog"} {
 		name, err := s.env.Namespace(ns)
@@ -74,7 +73,9 @@ func (s *script) setScene() error {
 		if err != nil {
 			return err
 		}
-		tl.Event("demo", "CREATE", scene[i].ns+"/"+p.name, fmt.Sprintf("rv=%s node=%s app=%s", created.ResourceVersion, p.node, p.app))
+		// Printed when the call has returned: the Reflector, which prints
+		// what the writes caused, starts after the scene is set.
+		tl.EventWith(timeline.Origin(created.ResourceVersion), "demo", "CREATE", scene[i].ns+"/"+p.name, fmt.Sprintf("rv=%s node=%s app=%s", created.ResourceVersion, p.node, p.app))
 	}
 	return nil
 }
@@ -96,11 +97,7 @@ func (s *script) fillFromReflector(client kubernetes.Interface) (stop func(), er
 // scripted).
 func (s *script) fillFrom(lw listwatch.ListerWatcher) (stop func(), err error) {
 	tl := s.env.Timeline
-	tl.Step("Fill the cache from a Reflector",
-		"An Indexer keyed by namespace/name, with the one index every informer has: by namespace.",
-		"The Reflector (stage 02) gets the state of the pods (those labelled "+demoLabel+"="+demoValue+" when the",
-		"demo made them) and writes it into the cache with Replace, then keeps watching and turns every",
-		"event into Add, Update or Delete.")
+	tl.Step(sayFillTitle, sayFillWhy)
 	s.idx = indexer.NewIndexer(deltafifo.DeletionHandlingMetaNamespaceKeyFunc,
 		indexer.Indexers{indexer.NamespaceIndex: indexer.MetaNamespaceIndexFunc})
 	s.store = newLoggingStore(s.idx, tl)
@@ -123,8 +120,8 @@ func (s *script) fillFrom(lw listwatch.ListerWatcher) (stop func(), err error) {
 	}
 	keys := s.idx.ListKeys()
 	slices.Sort(keys)
-	tl.Note("The cache holds %d pods: %s", len(keys), abbreviate(keys, 8))
-	tl.Note("LastStoreSyncResourceVersion = %s", s.idx.LastStoreSyncResourceVersion())
+	tl.Note(sayCacheHolds, len(keys), abbreviate(keys, 8))
+	tl.Note(sayLastSync, s.idx.LastStoreSyncResourceVersion())
 	return stop, nil
 }
 
@@ -147,10 +144,7 @@ func (s *script) waitFor(match func(write) bool, timeout time.Duration) (write, 
 
 func (s *script) addIndexes() error {
 	tl := s.env.Timeline
-	tl.Step("Add a by-node and a by-label index to the filled cache",
-		"AddIndexers runs the new index functions over the pods already cached (allowed since 1.30;",
-		"before, indexes had to exist before the first object). byLabel is multi-valued: a pod is",
-		"filed under each of its labels, as key=value, so each pod here is in two of its buckets.")
+	tl.Step(sayIndexesTitle, sayIndexesWhy)
 	if err := s.idx.AddIndexers(indexer.Indexers{byNode: nodeIndexFunc, byLabel: labelIndexFunc}); err != nil {
 		return err
 	}
@@ -169,7 +163,7 @@ func (s *script) printIndex(name string) {
 	slices.Sort(values)
 	const most = 12
 	if len(values) > most {
-		defer s.env.Timeline.Note("… and %d more %s values", len(values)-most, name)
+		defer s.env.Timeline.Note(sayMoreValues, len(values)-most, name)
 		values = values[:most]
 	}
 	for _, v := range values {
@@ -185,9 +179,7 @@ func (s *script) printIndex(name string) {
 func (s *script) askTheCache() error {
 	tl := s.env.Timeline
 	node, ns, app := s.pickQuestions()
-	tl.Step("Ask the cache, not the server",
-		"Every answer below is a map lookup under a read lock: the cache has no client to send a request",
-		"with. The http rows show what the Reflector sends: nothing new while we ask, its watch stays open.")
+	tl.Step(sayAskTitle, sayAskWhy)
 	mark := s.requests.Load()
 
 	onNode, err := s.idx.ByIndex(byNode, node)
@@ -207,7 +199,7 @@ func (s *script) askTheCache() error {
 	}
 	slices.Sort(names)
 	tl.Event("lister", "List", fmt.Sprintf("ns=%s app=%s", ns, app), abbreviate(names, 8))
-	tl.Note("The lister read the %q bucket of the namespace index, then matched app=%s on each pod in it.", ns, app)
+	tl.Note(sayListerRead, ns, app)
 
 	withLabel, err := s.idx.IndexKeys(byLabel, "app="+app)
 	if err != nil {
@@ -220,11 +212,11 @@ func (s *script) askTheCache() error {
 		}
 	}
 	tl.Event("index", "IndexKeys", byLabel+"=app="+app, fmt.Sprintf("%s, of which in %s: %s", abbreviate(withLabel, 6), ns, abbreviate(inNS, 6)))
-	tl.Note("Same answer from the byLabel index: one bucket, no label matching at all.")
+	tl.Note(saySameAnswer)
 
 	_, err = listers.NewNamespaced(s.pods, ns).Get("no-such-pod")
 	tl.Event("lister", "Get", ns+"/no-such-pod", fmt.Sprintf("%v (NotFound: %v)", err, apierrors.IsNotFound(err)))
-	tl.Note("%s.", s.requestsSince(mark))
+	tl.Note(sayRequestsWhileAnswering, s.requests.Load()-mark)
 	return nil
 }
 
@@ -264,16 +256,17 @@ func biggestBucket(idx indexer.Indexer, name string) string {
 func (s *script) moveBetweenBuckets() error {
 	tl := s.env.Timeline
 	shop, blog := scene[0].ns, scene[5].ns
-	tl.Step("An update moves a pod between buckets",
-		"Relabel "+shop+"/web-2 from app=web to app=cache on the server. The watch brings the change;",
-		"the cache computes the old pod's index values and the new one's, and moves the key.")
+	tl.Step(sayMoveTitle, sayMoveWhy.Format(shop))
 	s.printBuckets("before")
-	tl.Event("demo", "PATCH", shop+"/web-2", "app=cache")
+	// The write is printed as it is sent, its answer when it comes back:
+	// the cache's row for the change it caused may come in between.
+	patch := tl.Send("demo", "PATCH", shop+"/web-2", "app=cache")
 	patched, err := s.env.Client.CoreV1().Pods(shop).Patch(s.env.Ctx, "web-2", types.MergePatchType,
 		[]byte(`{"metadata":{"labels":{"app":"cache"}}}`), metav1.PatchOptions{})
 	if err != nil {
 		return err
 	}
+	patch.Answered(patched.ResourceVersion, "")
 	if _, err := s.waitFor(func(w write) bool { return w.key == shop+"/web-2" && w.rv == patched.ResourceVersion }, 10*time.Second); err != nil {
 		return fmt.Errorf("the cache never saw the patch: %w", err)
 	}
@@ -281,11 +274,8 @@ func (s *script) moveBetweenBuckets() error {
 	onNode, _ := s.idx.IndexKeys(byNode, "node-2")
 	tl.Event("index", byNode, "node-2", abbreviate(onNode, 6)+" (unchanged: its node did not change)")
 
-	tl.Step("A delete empties a bucket, and the bucket goes",
-		"Delete "+blog+"/worker-1, the only app=worker pod. An empty bucket is removed, so an index",
-		"over short-lived values does not keep one empty set per value it ever saw. (Grace period 0:",
-		"the pod is bound to a node, and no kubelet will ever confirm a graceful delete.)")
-	tl.Event("demo", "DELETE", blog+"/worker-1", "grace period 0")
+	tl.Step(sayEmptyTitle, sayEmptyWhy.Format(blog))
+	tl.Send("demo", "DELETE", blog+"/worker-1", "grace period 0") // its answer carries no resourceVersion
 	zero := int64(0)
 	if err := s.env.Client.CoreV1().Pods(blog).Delete(s.env.Ctx, "worker-1", metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
 		return err

@@ -105,7 +105,10 @@ func (s *standIn) run(ctx context.Context) error {
 		return err
 	}
 	rv, _ := meta.NewAccessor().ResourceVersion(list)
-	s.tl.Event("informer", "LIST", fmt.Sprintf("%d pods", len(items)), "rv="+rv+" → one initial add each, to every handler")
+	// Each informer row is printed before its notifications are handed
+	// out: the handlers print as soon as they get one, on their own
+	// goroutines. The row is where its resourceVersion enters the timeline.
+	s.tl.EventWith(timeline.Origin(rv), "informer", "LIST", fmt.Sprintf("%d pods", len(items)), "rv="+rv+" → one initial add each, to every handler")
 	s.mu.Lock()
 	for _, item := range items {
 		obj, _ := meta.Accessor(item)
@@ -145,20 +148,23 @@ func (s *standIn) handle(ev watch.Event) {
 	defer s.mu.Unlock()
 	k := key(obj)
 	old, exists := s.cache[k]
+	var n processor.Notification
 	switch {
 	case ev.Type == watch.Deleted:
 		delete(s.cache, k)
-		s.p.Distribute(processor.DeleteNotification{OldObj: obj}, false)
+		n = processor.DeleteNotification{OldObj: obj}
 	case ev.Type != watch.Added && ev.Type != watch.Modified:
 		return // bookmarks and errors: nothing for handlers
 	case exists:
 		s.cache[k] = obj
-		s.p.Distribute(processor.UpdateNotification{OldObj: old, NewObj: obj}, false)
+		n = processor.UpdateNotification{OldObj: old, NewObj: obj}
 	default:
 		s.cache[k] = obj
-		s.p.Distribute(processor.AddNotification{NewObj: obj}, false)
+		n = processor.AddNotification{NewObj: obj}
 	}
-	s.tl.Event("informer", string(ev.Type), k, "rv="+obj.GetResourceVersion()+" → distributed to every handler")
+	rv := obj.GetResourceVersion()
+	s.tl.EventWith(timeline.Origin(rv), "informer", string(ev.Type), k, "rv="+rv+" → distributed to every handler")
+	s.p.Distribute(n, false)
 }
 
 // resyncLoop is the reflector's resync timer: every check period, ask the

@@ -11,7 +11,7 @@ import (
 
 var options = demo.Options{
 	Stage: 5,
-	Title: "sharedProcessor and processorListener: one stream, three handlers, each at its own pace",
+	Title: sayTitle,
 }
 
 func main() { demo.Main(options, run) }

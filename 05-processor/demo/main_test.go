@@ -8,9 +8,11 @@ import (
 )
 
 // TestDemoRunsToCompletion runs the whole demo on a playground, as
-// `make run-stage 5` does, and checks it exits 0 having shown each step.
+// `make run-stage 5` does, and checks it exits 0 having shown each step,
+// and each informer row before the handler calls it caused (the LIST and
+// the five watch events).
 func TestDemoRunsToCompletion(t *testing.T) {
-	out := demotest.Run(t, options, run,
+	out := demotest.RunCausal(t, options, run, 6,
 		"slow       SYNCED",              // the slow handler's HasSynced flipped, late
 		"RESYNC    5 pods",               // a resync tick
 		"(resync: same object replayed)", // delivered to the resync handler

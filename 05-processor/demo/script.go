@@ -41,12 +41,10 @@ type script struct {
 func (s *script) setScene() error {
 	if !s.env.Writes {
 		s.ns = "kube-system"
-		s.tl.Step("Read-only on a real cluster",
-			"The demo lists and watches the pods of kube-system and changes nothing;",
-			"the notifications are whatever the cluster does meanwhile.")
+		s.tl.Step(sayReadOnlyTitle, sayReadOnlyWhy)
 		return nil
 	}
-	s.tl.Step("Set the scene", "A namespace and three pods, so the initial list has something in it.")
+	s.tl.Step(saySceneTitle, saySceneWhy)
 	var err error
 	if s.ns, err = s.env.Namespace("stage05"); err != nil {
 		return err
@@ -74,10 +72,7 @@ func (s *script) slowDelay() time.Duration {
 }
 
 func (s *script) registerAndStart() error {
-	s.tl.Step("Register three handlers, then start",
-		"fast: returns at once. slow: takes 400ms per call. resync: fast, and asks for its own 5s resync.",
-		"The informer's default resync is 1m; the 5s request, made before the start, lowers the resync",
-		"check period to 5s. fast and slow ask for 0: no resync for them.")
+	s.tl.Step(sayRegisterTitle, sayRegisterWhy)
 	lw := s.lw
 	if lw == nil {
 		lw = listwatch.NewFilteredListWatchFromClient(s.env.Client.CoreV1().RESTClient(), "pods", s.ns, func(*metav1.ListOptions) {})
@@ -95,7 +90,7 @@ func (s *script) registerAndStart() error {
 		}
 		s.handlers, s.listeners = append(s.handlers, hd), append(s.listeners, l)
 	}
-	s.tl.Note("resync periods: fast=%v slow=%v resync=%v; the stand-in checks every %v",
+	s.tl.Note(sayPeriods,
 		s.listeners[0].ResyncPeriod(), s.listeners[1].ResyncPeriod(), s.listeners[2].ResyncPeriod(), s.inf.checkPeriod)
 
 	ctx, cancel := context.WithCancel(s.env.Ctx)
@@ -135,10 +130,7 @@ func (s *script) registerAndStart() error {
 }
 
 func (s *script) burst() error {
-	s.tl.Step("A burst: the slow handler falls behind, the others do not wait",
-		"Five changes in a row. Distribute hands each to all three listeners and returns at once;",
-		"slow's notifications wait in its ring while it works. \"ring\" rows show each ring's depth",
-		"(not counting the one pop holds and the one run is handling).")
+	s.tl.Step(sayBurstTitle, sayBurstWhy)
 	gaugeCtx, stopGauge := context.WithCancel(s.env.Ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { s.gauge(gaugeCtx) })
@@ -208,11 +200,7 @@ func (s *script) waitDrained(timeout time.Duration) error {
 }
 
 func (s *script) resync() error {
-	s.tl.Step("Resync: a replay of the cache, only for the handler that asked",
-		"On the check tick the processor asks each listener whether its resync is due (ShouldResync),",
-		"then the cache is replayed as updates whose old and new objects are the same. Those sync",
-		"notifications go only to the due listeners: fast and slow get nothing. This is not a relist:",
-		"no request goes to the apiserver.")
+	s.tl.Step(sayResyncTitle, sayResyncWhy)
 	before := s.handlers[2].calls.Load()
 	deadline := time.Now().Add(resyncPeriod + time.Second)
 	for s.handlers[2].calls.Load() == before {
@@ -235,10 +223,10 @@ func (s *script) stop() {
 		if s.cancel == nil {
 			return
 		}
-		s.tl.Step("Stop", "Cancelling the context stops the processor: pop returns when addCh closes, run when nextCh does.")
+		s.tl.Step(sayStopTitle, sayStopWhy)
 		s.cancel()
 		if err := <-s.runDone; err != nil {
-			s.tl.Note("the stand-in informer ended with: %v", err)
+			s.tl.Note(sayStandInEnded, err)
 		}
 		for i, l := range s.listeners {
 			<-l.ShutdownChan()
@@ -251,9 +239,7 @@ func (s *script) stop() {
 // handler is stuck, then lets it drain: the ring's array does not shrink.
 func (s *script) bufferCost() error {
 	const n = 100_000
-	s.tl.Step("What the unbounded buffer costs (no apiserver: notifications made up in memory)",
-		fmt.Sprintf("A second processor, one handler stuck in its first call, %d notifications.", n),
-		"Distribute never blocks, so the ring takes them all, doubling its array as it goes.")
+	s.tl.Step(sayCostTitle, sayCostWhy.Format(n))
 	p := processor.NewSharedProcessor(clock.RealClock{}, processor.ProcessorOptions{})
 	gate := make(chan struct{})
 	var handled sync.WaitGroup
@@ -291,7 +277,7 @@ func (s *script) bufferCost() error {
 	s.tl.Event("ring", "DRAINED", "0 pending",
 		fmt.Sprintf("capacity still %d slots: RingGrowing never shrinks, the array (%d KiB of slots) stays",
 			l.BufferCapacity(), l.BufferCapacity()*16/1024))
-	s.tl.Note("A handler that stalls for good makes the ring grow until the process runs out of memory.")
+	s.tl.Note(sayStalls)
 	return nil
 }
 

@@ -115,7 +115,7 @@ func (s *script) showView(cache []string) {
 	poll(s.env.Ctx, 5*time.Second, func() bool { return s.audit.calls() >= begun })
 	got := s.audit.names()
 	if slices.Equal(got, cache) {
-		s.tl.Note("audit's own view, built from its calls alone: the same pods.")
+		s.tl.NoteEN("audit's own view, built from its calls alone: the same pods.")
 		return
 	}
 	var ghosts []string
@@ -124,7 +124,7 @@ func (s *script) showView(cache []string) {
 			ghosts = append(ghosts, n)
 		}
 	}
-	s.tl.Note("audit's own view, built from its calls alone: %v; ghosts (never deleted there): %v", got, ghosts)
+	s.tl.NoteEN("audit's own view, built from its calls alone: %v; ghosts (never deleted there): %v", got, ghosts)
 }
 
 // missedDeleteWithoutTombstones ends missedDelete under --break=tombstones:
@@ -148,9 +148,9 @@ func (s *script) missedDeleteWithoutTombstones(mark int) error {
 		return err
 	}
 	s.showView(s.showCache())
-	s.tl.Note("--break=tombstones: the relist took web-3 out of the cache, and no handler was told. What a")
-	s.tl.Note("handler built from its calls keeps web-3 for good: a controller would never clean up after it.")
-	s.tl.Note("client-go calls OnDelete with a DeletedFinalStateUnknown for it (processReplacedAllInfo).")
+	s.tl.NoteEN("--break=tombstones: the relist took web-3 out of the cache, and no handler was told. What a")
+	s.tl.NoteEN("handler built from its calls keeps web-3 for good: a controller would never clean up after it.")
+	s.tl.NoteEN("client-go calls OnDelete with a DeletedFinalStateUnknown for it (processReplacedAllInfo).")
 	return nil
 }
 
@@ -166,7 +166,7 @@ func (s *script) stalledHandler() error {
 	if blocking {
 		why = append(why, "--break=blocking-listener: the rings are gone. Watch who waits now.")
 	}
-	s.tl.Step("A handler that stalls", why...)
+	s.tl.StepEN("A handler that stalls", why...)
 	release := make(chan struct{})
 	var once sync.Once
 	unblock := func() { once.Do(func() { close(release) }) }
@@ -197,7 +197,7 @@ func (s *script) stalledHandler() error {
 		if err := s.trail.waitFor(s.env.Ctx, mark, "burst-4's add at audit", heard); err != nil {
 			return err
 		}
-		s.tl.Note("audit has heard of all four pods while slow is stuck; slow's ring holds %d of them.", settledPending(s.env.Ctx, reg, 2))
+		s.tl.NoteEN("audit has heard of all four pods while slow is stuck; slow's ring holds %d of them.", settledPending(s.env.Ctx, reg, 2))
 	} else {
 		// Without the rings audit never hears of burst-4 while slow is
 		// stuck; with them it took milliseconds. Five seconds make the point.
@@ -208,8 +208,8 @@ func (s *script) stalledHandler() error {
 			return fmt.Errorf("--break=blocking-listener: audit was to wait for slow, and: %v", err)
 		}
 		s.tl.Event("demo", "WAITED", "5s", "audit has not heard of burst-4: the distributor waits for slow")
-		s.tl.Note("audit heard of: %v. processLoop is stuck handing a pod to slow, so the cache and every", s.trail.addsSince(mark, "audit"))
-		s.tl.Note("handler wait with it, and the watch's new events pile up in the queue behind it.")
+		s.tl.NoteEN("audit heard of: %v. processLoop is stuck handing a pod to slow, so the cache and every", s.trail.addsSince(mark, "audit"))
+		s.tl.NoteEN("handler wait with it, and the watch's new events pile up in the queue behind it.")
 	}
 	s.showCache()
 
@@ -224,7 +224,7 @@ func (s *script) stalledHandler() error {
 	if !poll(s.env.Ctx, 30*time.Second, func() bool { return s.audit.has("burst-4") }) {
 		return fmt.Errorf("waited 30s for burst-4 in audit's view")
 	}
-	s.tl.Note("slow has caught up; nothing was lost either way, only delayed.")
+	s.tl.NoteEN("slow has caught up; nothing was lost either way, only delayed.")
 	s.showView(s.showCache())
 	return nil
 }

@@ -41,7 +41,7 @@ func (s *script) startProxy() (kubernetes.Interface, error) {
 		return nil, err
 	}
 	s.faults.proxy = proxy
-	s.tl.Note("--chaos: the informer talks to a fault-injecting proxy at %s, which forwards to the apiserver.", proxy.URL)
+	s.tl.NoteEN("--chaos: the informer talks to a fault-injecting proxy at %s, which forwards to the apiserver.", proxy.URL)
 	return s.env.TimelineClientFor(proxy.RESTConfig(), func(r reqlog.Request) {
 		s.faults.mu.Lock()
 		s.faults.reqs = append(s.faults.reqs, r)
@@ -53,7 +53,7 @@ func (s *script) startProxy() (kubernetes.Interface, error) {
 func (s *script) chaos() error {
 	defer s.faults.proxy.Close()
 
-	s.tl.Step("Chaos 1: the watch connection is cut mid-stream",
+	s.tl.StepEN("Chaos 1: the watch connection is cut mid-stream",
 		"A change arrives on the watch; then the proxy aborts the connection. The reflector's watch",
 		"ends with an unexpected EOF, and it watches again from the last resourceVersion it saw: no",
 		"relist, since nothing was lost and the server still has that history. (A watch cut within a",
@@ -77,7 +77,7 @@ func (s *script) chaos() error {
 		}
 	}
 
-	s.tl.Step("Chaos 2: the watch ends with 410 Gone",
+	s.tl.StepEN("Chaos 2: the watch ends with 410 Gone",
 		"The proxy sends an ERROR event, 410 Expired, as the apiserver does when the resourceVersion",
 		"a watch asks for is compacted away. The reflector cannot resume: it lists again, and the",
 		"queue's Replace tells every handler what changed (here: nothing, so updates with the same rv).")
@@ -93,7 +93,7 @@ func (s *script) chaos() error {
 	// this step's heading rather than the next one's.
 	s.trail.settle(s.env.Ctx, 300*time.Millisecond)
 
-	s.tl.Step("Chaos 3: the apiserver restarts (etcd keeps its data)",
+	s.tl.StepEN("Chaos 3: the apiserver restarts (etcd keeps its data)",
 		"The watch ends when the apiserver stops; while it is down (the proxy with it) connections",
 		"are refused and the reflector backs off. Once it is back, the reflector watches again from",
 		"its resourceVersion: etcd kept the history, so no relist. A pod created after it arrives.")
@@ -133,7 +133,7 @@ func (s *script) chaos() error {
 		return err
 	}
 	st := s.faults.proxy.Stats()
-	s.tl.Note("The proxy: %d requests; faults: %v.", st.Requests, st.Faults)
+	s.tl.NoteEN("The proxy: %d requests; faults: %v.", st.Requests, st.Faults)
 	s.showCache()
 	return nil
 }

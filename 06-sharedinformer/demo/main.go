@@ -27,7 +27,7 @@ var queueFlag string
 
 var options = demo.Options{
 	Stage: 6,
-	Title: "SharedIndexInformer: stages 1-5 assembled, one pod followed through every layer",
+	Title: sayTitle,
 	// Without the watch cache, etcd's compaction reaches the watch: the
 	// forced relist meets a real 410.
 	Playground: playground.Options{DisableWatchCache: true},

@@ -61,12 +61,12 @@ func newScript(env *demo.Env, queue string) (*script, error) {
 
 func (s *script) setScene() error {
 	if !s.env.Writes {
-		s.tl.Step("Read-only on a real cluster",
+		s.tl.StepEN("Read-only on a real cluster",
 			"The informer lists and watches the pods of every namespace and changes nothing. Only the",
 			"first rows of each layer are printed; the steps that create, delete and compact are skipped.")
 		return nil
 	}
-	s.tl.Step("Set the scene", "A namespace and three pods, so the informer's first list has something in it.")
+	s.tl.StepEN("Set the scene", "A namespace and three pods, so the informer's first list has something in it.")
 	var err error
 	if s.ns, err = s.env.Namespace("stage06"); err != nil {
 		return err
@@ -82,7 +82,7 @@ func (s *script) setScene() error {
 // start builds the informer, registers two handlers, runs it and waits for
 // the informer and both registrations to sync.
 func (s *script) start() error {
-	s.tl.Step(fmt.Sprintf("Build the informer (queue: %s), add two handlers, run it", s.queue),
+	s.tl.StepEN(fmt.Sprintf("Build the informer (queue: %s), add two handlers, run it", s.queue),
 		"Every row below is one step of one pod through one layer: the reflector (stage 02) writes",
 		"to the queue (03), processLoop pops it, handleDeltas writes the indexer (04) and hands a",
 		"notification to the processor (05), which calls each handler on its own goroutine.",
@@ -136,8 +136,8 @@ func (s *script) start() error {
 			return fmt.Errorf("a handler did not sync within 30s")
 		}
 	}
-	s.tl.Note("The informer's HasSynced: its cache holds the first list. A registration's HasSynced: that")
-	s.tl.Note("handler has also been called for every pod of it. A controller waits for the second.")
+	s.tl.NoteEN("The informer's HasSynced: its cache holds the first list. A registration's HasSynced: that")
+	s.tl.NoteEN("handler has also been called for every pod of it. A controller waits for the second.")
 	s.showView(s.showCache())
 	return nil
 }
@@ -164,7 +164,7 @@ func dropManagedFields(obj any) (any, error) {
 
 // followOnePod creates, updates and deletes pods, one change at a time.
 func (s *script) followOnePod() error {
-	s.tl.Step("Follow one pod through every layer",
+	s.tl.StepEN("Follow one pod through every layer",
 		"Create, update, delete: each change is one watch event, and one row per layer.")
 	for _, c := range []struct {
 		do   func() error
@@ -190,14 +190,14 @@ func (s *script) followOnePod() error {
 			return err
 		}
 	}
-	s.tl.Note("The pod's deletion is two events: first MODIFIED (deletionTimestamp set), then DELETED.")
+	s.tl.NoteEN("The pod's deletion is two events: first MODIFIED (deletionTimestamp set), then DELETED.")
 	s.showView(s.showCache())
 	return nil
 }
 
 // lateHandler adds a third handler to the running informer.
 func (s *script) lateHandler() error {
-	s.tl.Step("A handler added while the informer runs",
+	s.tl.StepEN("A handler added while the informer runs",
 		"It missed the initial list, so the informer replays its cache to it as adds with",
 		"isInInitialList=true (processor replay rows), holding processing meanwhile: it gets",
 		"the cache, then every later change, nothing twice and nothing missed. It is typed: its",
@@ -205,7 +205,7 @@ func (s *script) lateHandler() error {
 	typed := informer.NewTypedSharedIndexInformer[*corev1.Pod](s.informer)
 	reg, err := typed.AddTypedEventHandler(informer.TypedResourceEventHandlerFuncs[*corev1.Pod]{
 		DeleteFunc: func(d informer.DeletedObject[*corev1.Pod]) {
-			s.tl.Note("late's typed DeleteFunc: key=%s, tombstone=%v", d.GetKey(), d.FinalStateUnknown != nil)
+			s.tl.NoteEN("late's typed DeleteFunc: key=%s, tombstone=%v", d.GetKey(), d.FinalStateUnknown != nil)
 		},
 	}, informer.HandlerOptions{Name: "late"})
 	if err != nil {
@@ -222,7 +222,7 @@ func (s *script) lateHandler() error {
 // reflector relists, and the deletion reaches every handler as a tombstone.
 func (s *script) missedDelete() error {
 	if !s.env.Writes {
-		s.tl.Step("Watch for five seconds",
+		s.tl.StepEN("Watch for five seconds",
 			"Read-only: whatever pods change meanwhile arrives, layer by layer. Skipped here (it writes):",
 			"the relist that misses a delete, which deletes a pod and compacts etcd.")
 		select { // a Ctrl-C need not wait the five seconds out
@@ -233,7 +233,7 @@ func (s *script) missedDelete() error {
 		return nil
 	}
 	if !s.env.OnPlayground() {
-		s.tl.Step("Skipped: a relist that misses a delete",
+		s.tl.StepEN("Skipped: a relist that misses a delete",
 			"It compacts etcd, which only the playground allows.")
 		return nil
 	}
@@ -246,7 +246,7 @@ func (s *script) missedDelete() error {
 	if s.breaks.NoTombstones {
 		why = append(why, "--break=tombstones: the informer drops that tombstone. Watch audit's own view.")
 	}
-	s.tl.Step("Lose the connection while a pod is deleted: a relist, and a tombstone", why...)
+	s.tl.StepEN("Lose the connection while a pod is deleted: a relist, and a tombstone", why...)
 	s.lw.Cut()
 	s.tl.Event("demo", "CUT", "the informer's connection", "its watch ends; its next watch request waits")
 	if err := s.delete("web-3"); err != nil {
@@ -296,7 +296,7 @@ func (s *script) stop() error {
 		if s.cancel == nil {
 			return
 		}
-		s.tl.Step("Stop", "Cancelling the context stops the reflector, processLoop, the processor and every listener.")
+		s.tl.StepEN("Stop", "Cancelling the context stops the reflector, processLoop, the processor and every listener.")
 		s.cancel()
 		select {
 		case <-s.done:
@@ -313,7 +313,7 @@ func (s *script) stop() error {
 func (s *script) showCache() []string {
 	pods := s.informer.GetIndexer().List()
 	if !s.env.Writes {
-		s.tl.Note("The cache holds %d pods.", len(pods))
+		s.tl.NoteEN("The cache holds %d pods.", len(pods))
 		return nil
 	}
 	var names []string
@@ -324,7 +324,7 @@ func (s *script) showCache() []string {
 		fields += len(pod.ManagedFields)
 	}
 	slices.Sort(names)
-	s.tl.Note("Cache: %v; managedFields entries held: %d", names, fields)
+	s.tl.NoteEN("Cache: %v; managedFields entries held: %d", names, fields)
 	return names
 }
 

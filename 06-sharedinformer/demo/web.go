@@ -85,7 +85,7 @@ func startWeb(s *script) (*web, error) {
 		return nil, err
 	}
 	w.srv = srv
-	s.tl.Note("Web view: %s (open it in a browser; its buttons act once the story is over)", srv.URL())
+	s.tl.NoteEN("Web view: %s (open it in a browser; its buttons act once the story is over)", srv.URL())
 	return w, nil
 }
 
@@ -127,7 +127,7 @@ func (w *web) stayUp(ctx context.Context) {
 		return
 	}
 	w.buttons.Open()
-	w.s.tl.Note("--web: the informer keeps running and the page's buttons act, until you press Ctrl-C: %s", w.srv.URL())
+	w.s.tl.NoteEN("--web: the informer keeps running and the page's buttons act, until you press Ctrl-C: %s", w.srv.URL())
 	<-ctx.Done()
 	w.s.env.ShutDownOnInterrupt()
 }
@@ -137,7 +137,7 @@ func (w *web) close() {
 		return
 	}
 	if err := w.srv.Close(); err != nil {
-		w.s.tl.Note("web view: %v", err)
+		w.s.tl.NoteEN("web view: %v", err)
 	}
 }
 

@@ -20,6 +20,8 @@ import (
 	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/07-factory/dynamicinformer"
 	"informer-from-scratch/internal/crd"
+	"informer-from-scratch/internal/lang"
+	"informer-from-scratch/internal/timeline"
 )
 
 // customResource registers the Foo CRD (playground only), and reads Foos
@@ -28,14 +30,9 @@ func (s *script) customResource() error {
 	gvr := crd.Foo.GVR()
 	if !s.playground {
 		gvr = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
-		s.tl.Step("Any resource through ForResource",
-			"Read-only: no CustomResource is registered here. The dynamic factory reads deployments",
-			"instead, as unstructured objects: any resource the server serves works the same way.")
+		s.tl.Step(sayAnyResourceTitle, sayAnyResourceWhy)
 	} else {
-		s.tl.Step("A CustomResource through ForResource",
-			"sample-controller's Foo: a CRD registered through the dynamic client. The clientset has no",
-			"Go type for it, so the typed factory cannot serve it; the dynamic factory can, for any",
-			"GroupVersionResource, with objects as *unstructured.Unstructured.")
+		s.tl.Step(sayCRTitle, sayCRWhy)
 		if err := s.registerFoos(); err != nil {
 			return err
 		}
@@ -80,12 +77,16 @@ func (s *script) customResource() error {
 	slices.SortFunc(objs, func(a, b runtime.Object) int { return strings.Compare(key(a), key(b)) })
 	for i, obj := range objs {
 		if i == 5 {
-			s.tl.Note("… and %d more", len(objs)-5)
+			s.tl.Note(sayAndMore, len(objs)-5)
 			break
 		}
 		s.tl.Event("lister", "List", key(obj), describe(obj))
 	}
-	s.tl.Note("Lister().List(everything): %s, from the cache.", plural(len(objs), strings.TrimSuffix(gvr.Resource, "s")))
+	one, many := sayFoo, sayFoos
+	if !s.playground {
+		one, many = sayDeployment, sayDeployments
+	}
+	s.tl.Note(sayFromCache, lang.Count(len(objs), one, many))
 	if !s.playground {
 		return nil
 	}
@@ -95,13 +96,15 @@ func (s *script) customResource() error {
 	if err != nil {
 		return err
 	}
-	s.tl.Event("demo", "CREATE", s.ns+"/third", "rv="+created.GetResourceVersion())
+	// Printed when the call has returned: the handler's row below is
+	// printed by this goroutine too, after it.
+	s.tl.EventWith(timeline.Origin(created.GetResourceVersion()), "demo", "CREATE", s.ns+"/third", "rv="+created.GetResourceVersion())
 	for {
 		select {
 		case name := <-arrived:
 			if name == "third" {
 				s.tl.Event("handler", "OnAdd", s.ns+"/third", "a new Foo, through the dynamic informer's watch")
-				s.counts.print(s.tl, "Requests of the dynamic factory, by resource:")
+				s.counts.print(s.tl, sayDynamicCount)
 				return nil
 			}
 		case <-timeout:
@@ -128,7 +131,8 @@ func (s *script) registerFoos() error {
 		if err != nil {
 			return err
 		}
-		s.tl.Event("demo", "CREATE", s.ns+"/"+f.name, "rv="+created.GetResourceVersion())
+		// The informer that reads the Foos starts later.
+		s.tl.EventWith(timeline.Origin(created.GetResourceVersion()), "demo", "CREATE", s.ns+"/"+f.name, "rv="+created.GetResourceVersion())
 	}
 	return nil
 }

@@ -17,7 +17,7 @@ import (
 
 var options = demo.Options{
 	Stage: 7,
-	Title: "SharedInformerFactory: one informer per type, shared by the whole program",
+	Title: sayTitle,
 }
 
 func main() { demo.Main(options, run) }

@@ -14,8 +14,12 @@ import (
 // run-stage 7` does, and checks it exits 0 having shown each step: one
 // WATCH per type with the factory, two for pods without it, the lister's
 // answer with no request, the Foos through ForResource, and Shutdown.
+//
+// Each write is printed before what it caused: the demo prints its Foos'
+// creates (three resourceVersions) and then what the informer made of
+// them; the answers to writes are held back to catch a late print.
 func TestDemoRunsToCompletion(t *testing.T) {
-	out := demotest.Run(t, options, run,
+	out := demotest.RunCausal(t, options, run, 3,
 		"dashboard: pods                the same informer (the same cache) as before",
 		"autoscaler's pod handler was called for 3 pods",
 		"dashboard's pod handler was called for 3 pods",

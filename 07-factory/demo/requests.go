@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/reqlog"
 	"informer-from-scratch/internal/timeline"
 )
@@ -53,26 +54,28 @@ func (c *requestCounts) total() int {
 	return total
 }
 
-// print writes the count as a small table of notes.
-func (c *requestCounts) print(tl *timeline.Timeline, title string) {
+// print writes the count as a small table of notes under title.
+func (c *requestCounts) print(tl *timeline.Timeline, title lang.Text) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	tl.Note("%s", title)
-	tl.Note("  %-14s %5s %6s", "resource", "LIST", "WATCH")
+	tl.Note(title)
+	// Padded by columns: the header may be Chinese.
+	tl.Note(sayHeader, lang.Pad(tl.Sprintf(sayResource), 14), "LIST", "WATCH")
 	resources := make([]string, 0, len(c.n))
 	for r := range c.n {
 		resources = append(resources, r)
 	}
 	slices.Sort(resources)
 	for _, r := range resources {
-		tl.Note("  %-14s %5d %6d", r, c.n[r]["LIST"], c.n[r]["WATCH"])
+		tl.Note(sayCounts, r, c.n[r]["LIST"], c.n[r]["WATCH"])
 	}
 	if len(resources) == 0 {
-		tl.Note("  (none)")
+		tl.Note(sayNone)
 	}
 }
 
-// plural says "1 request" or "2 requests".
+// plural says "1 request" or "2 requests", in a row (the protocol, which
+// is English in both languages; a note counts with lang.Count).
 func plural(n int, what string) string {
 	if n == 1 {
 		return fmt.Sprintf("1 %s", what)

@@ -24,6 +24,7 @@ import (
 	appsv1informers "informer-from-scratch/07-factory/apps/v1"
 	corev1informers "informer-from-scratch/07-factory/core/v1"
 	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/timeline"
 )
 
@@ -54,12 +55,10 @@ func newScript(env *demo.Env) (*script, error) {
 // three deployments and a config map, labelled app and tier.
 func (s *script) setScene() error {
 	if !s.playground {
-		s.tl.Step("Read-only on a real cluster",
-			"The demo lists and watches every namespace and changes nothing, whatever the flags.",
-			"It skips the scene, and shows ForResource on deployments instead of a CustomResource.")
+		s.tl.Step(sayReadOnlyTitle, sayReadOnlyWhy)
 		return nil
 	}
-	s.tl.Step("Set the scene", "Pods, deployments and a config map, labelled app and tier.")
+	s.tl.Step(saySceneTitle, saySceneWhy)
 	s.ns = "stage07"
 	ctx, client := s.env.Ctx, s.env.Client // the harness's client: not counted
 	if _, err := client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns}}, metav1.CreateOptions{}); err != nil {
@@ -78,8 +77,7 @@ func (s *script) setScene() error {
 	if _, err := client.CoreV1().ConfigMaps(s.ns).Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: "dashboard-settings"}}, metav1.CreateOptions{}); err != nil {
 		return err
 	}
-	s.tl.Note("Namespace %s: pods web-1, web-2 (app=web,tier=front), db-1 (app=db,tier=back);", s.ns)
-	s.tl.Note("deployments web (app=web,tier=front), api (app=web,tier=back), db (app=db,tier=back); a config map.")
+	s.tl.Note(sayScene, s.ns)
 	return nil
 }
 
@@ -93,10 +91,7 @@ type part struct {
 
 // sharedFactory: two parts ask one factory for what they need.
 func (s *script) sharedFactory() error {
-	s.tl.Step("Two parts of one program, one factory",
-		"The autoscaler asks the factory for pods and deployments, the dashboard for pods and",
-		"config maps. Each registers a handler on the pods informer. The factory keys informers",
-		"by Go type, so the second request for *v1.Pod returns the first one's informer.")
+	s.tl.Step(sayFactoryTitle, sayFactoryWhy)
 	s.counts.reset()
 	// On the playground the program watches its own namespace; elsewhere,
 	// every namespace (s.ns is "").
@@ -143,11 +138,10 @@ func (s *script) sharedFactory() error {
 				return fmt.Errorf("%s's handler did not sync within 30s", p.name)
 			}
 		}
-		s.tl.Note("%s's pod handler was called for %s: its own replay of the shared cache.", p.name, plural(int(p.adds.Load()), "pod"))
+		s.tl.Note(sayReplayed, p.name, lang.Count(int(p.adds.Load()), sayPod, sayPods))
 	}
-	s.counts.print(s.tl, "Requests the cluster served, by resource (from the request log):")
-	s.tl.Note("One WATCH per type: a WatchList stream (sendInitialEvents=true) is the list and the watch")
-	s.tl.Note("in one request. Two parts asked for pods; the cluster saw one request for them.")
+	s.counts.print(s.tl, sayServed)
+	s.tl.Note(sayOneWatch)
 	return nil
 }
 
@@ -168,9 +162,7 @@ func (s *script) informerOf(kind string) informer.SharedIndexInformer {
 // withoutFactory builds the same program's informers one by one, with the
 // generated constructors of unshared informers, and counts again.
 func (s *script) withoutFactory() error {
-	s.tl.Step("The same program without a factory",
-		"Each part builds its own informers (NewPodInformer, NewDeploymentInformer, ...): the same",
-		"code minus the sharing.")
+	s.tl.Step(sayNoFactoryTitle, sayNoFactoryWhy)
 	s.counts.reset()
 	indexers := informer.Indexers{informer.NamespaceIndex: informer.MetaNamespaceIndexFunc}
 	own := []informer.SharedIndexInformer{
@@ -194,18 +186,14 @@ func (s *script) withoutFactory() error {
 	if !synced {
 		return fmt.Errorf("the unshared informers did not sync within 30s")
 	}
-	s.counts.print(s.tl, "Requests the cluster served, by resource:")
-	s.tl.Note("Two watches of the same pods, and two caches holding each pod: twice the memory, and")
-	s.tl.Note("twice the apiserver's work on every change. With N controllers in a process each watching")
-	s.tl.Note("M types, that is N x M watches instead of M; a factory makes it M, however large N grows.")
+	s.counts.print(s.tl, sayServedPlain)
+	s.tl.Note(sayTwice)
 	return nil
 }
 
 // listerFromCache asks the Deployments lister a label query.
 func (s *script) listerFromCache() error {
-	s.tl.Step("A lister answers from the cache",
-		"factory.Apps().V1().Deployments().Lister() reads the informer's cache: by namespace (the",
-		"namespace index's bucket) and by label selector (a match against each object's labels).")
+	s.tl.Step(sayListerTitle, sayListerWhy)
 	selector, err := labels.Parse("app=web,tier in (front,back)")
 	if err != nil {
 		return err
@@ -228,17 +216,17 @@ func (s *script) listerFromCache() error {
 	})
 	for i, d := range deployments {
 		if i == 5 {
-			s.tl.Note("… and %d more", len(deployments)-5)
+			s.tl.Note(sayAndMore, len(deployments)-5)
 			break
 		}
 		s.tl.Event("lister", "List", d.Namespace+"/"+d.Name, fmt.Sprintf("rv=%s app=%s tier=%s", d.ResourceVersion, d.Labels["app"], d.Labels["tier"]))
 	}
-	s.tl.Note("Deployments(%q).List(%q): %s.", s.ns, selector.String(), plural(len(deployments), "deployment"))
+	s.tl.Note(sayListed, s.ns, selector.String(), lang.Count(len(deployments), sayDeployment, sayDeployments))
 	if s.ns != "" {
 		_, err := lister.Deployments(s.ns).Get("frontend")
 		s.tl.Event("lister", "Get", s.ns+"/frontend", fmt.Sprintf("%v (the cache's answer, a NotFound like the server's)", err))
 	}
-	s.tl.Note("%s sent while answering.", plural(s.counts.total()-before, "request"))
+	s.tl.Note(saySentAnswering, lang.Count(s.counts.total()-before, sayRequest, sayRequests))
 	return nil
 }
 
@@ -260,9 +248,7 @@ func (s *script) waitFor(what string, checkers ...informer.DoneChecker) bool {
 // shutdown cancels the factory's context and shuts it down, then shows
 // that a Start after Shutdown does nothing.
 func (s *script) shutdown() error {
-	s.tl.Step("Shutdown",
-		"Cancel the context the informers were started with, then Shutdown: it waits until every",
-		"informer goroutine has returned. From then on Start does nothing.")
+	s.tl.Step(sayShutdownTitle, sayShutdownWhy)
 	s.stop()
 	for _, kind := range []string{"pods", "deployments", "configmaps"} {
 		s.tl.Event("factory", "stopped", kind, fmt.Sprintf("IsStopped()=%v", s.informerOf(kind).IsStopped()))

@@ -29,7 +29,7 @@ func (s *script) changesWhileHeld() error {
 	if s.breaks.noDirtySet {
 		why = append(why, "--break=dirty-set: every Add is a new item of the queue. Watch the second worker.")
 	}
-	s.tl.Step("Change a Foo while a worker holds its key", why...)
+	s.tl.StepEN("Change a Foo while a worker holds its key", why...)
 	key := s.ns + "/example"
 	s.faults.slowNextWrite(time.Second)
 	mark := s.trace.mark()
@@ -63,14 +63,14 @@ func (s *script) changesWhileHeld() error {
 	}
 	o := overlaps(s.trace.since(mark), key)
 	if len(o.twice) == 0 {
-		s.tl.Note("%d Adds came while a worker held %s: each found it in the dirty set (len=0), and", o.addsHeld, key)
-		s.tl.Note("Done put it back once. %d reconciles in all, never two at once.", o.syncs)
+		s.tl.NoteEN("%d Adds came while a worker held %s: each found it in the dirty set (len=0), and", o.addsHeld, key)
+		s.tl.NoteEN("Done put it back once. %d reconciles in all, never two at once.", o.syncs)
 		return nil
 	}
-	s.tl.Note("--break=dirty-set: %s, while %s held %s: two reconciles of one Foo at once,", o.twice[0].took, o.twice[0].held, key)
-	s.tl.Note("each reading the listers and each writing. %d Adds cost %d reconciles; writes refused as", o.adds, o.syncs)
-	s.tl.Note("conflicts: %d. client-go's Typed.Add keeps a key in dirty once, and out of the FIFO while", o.conflicts)
-	s.tl.Note("a worker holds it.")
+	s.tl.NoteEN("--break=dirty-set: %s, while %s held %s: two reconciles of one Foo at once,", o.twice[0].took, o.twice[0].held, key)
+	s.tl.NoteEN("each reading the listers and each writing. %d Adds cost %d reconciles; writes refused as", o.adds, o.syncs)
+	s.tl.NoteEN("conflicts: %d. client-go's Typed.Add keeps a key in dirty once, and out of the FIFO while", o.conflicts)
+	s.tl.NoteEN("a worker holds it.")
 	return nil
 }
 
@@ -117,7 +117,7 @@ func overlaps(steps []observe.Step, key string) overlapReport {
 // failAgain ends step 7: flaky's Deployment is deleted by hand with the next
 // create failing once, to show where the rate limiter starts counting.
 func (s *script) failAgain() error {
-	s.tl.Note("Show it: delete flaky-web by hand, with the next Deployment create failing once.")
+	s.tl.NoteEN("Show it: delete flaky-web by hand, with the next Deployment create failing once.")
 	s.faults.failNextCreates(1)
 	mark := s.trace.mark()
 	s.tl.Event("demo", "DELETE", s.deployment("flaky-web"), "by hand")
@@ -134,10 +134,10 @@ func (s *script) failAgain() error {
 			continue
 		}
 		if s.breaks.noForget {
-			s.tl.Note("--break=forget: requeue %d, back in %v. The limiter still counted the failures before the", st.Requeues, st.Delay)
-			s.tl.Note("success: every key that ever failed waits longer each time, up to 1000s, and is never forgotten.")
+			s.tl.NoteEN("--break=forget: requeue %d, back in %v. The limiter still counted the failures before the", st.Requeues, st.Delay)
+			s.tl.NoteEN("success: every key that ever failed waits longer each time, up to 1000s, and is never forgotten.")
 		} else {
-			s.tl.Note("requeue %d, back in %v: Forget after the success had reset flaky's count.", st.Requeues, st.Delay)
+			s.tl.NoteEN("requeue %d, back in %v: Forget after the success had reset flaky's count.", st.Requeues, st.Delay)
 		}
 		return nil
 	}
@@ -155,9 +155,9 @@ func (s *script) refusedWithoutOwner(mark int) error {
 		wrote("CREATE", s.deployment("flaky-web"), ""), refused, refused); err != nil {
 		return err
 	}
-	s.tl.Note("--break=owner-reference: flaky-web was created without an owner reference. Nothing says it")
-	s.tl.Note("is flaky's: its events map to no Foo (\"not controlled by a Foo\"), and every reconcile refuses")
-	s.tl.Note("it (IsControlledBy) and retries, ever later. Now delete the Foo.")
+	s.tl.NoteEN("--break=owner-reference: flaky-web was created without an owner reference. Nothing says it")
+	s.tl.NoteEN("is flaky's: its events map to no Foo (\"not controlled by a Foo\"), and every reconcile refuses")
+	s.tl.NoteEN("it (IsControlledBy) and retries, ever later. Now delete the Foo.")
 	return nil
 }
 
@@ -173,8 +173,8 @@ func (s *script) leftBehind(mark int) error {
 		return fmt.Errorf("--break=owner-reference: flaky-web was to be left behind, and: %w", err)
 	}
 	s.tl.Event("demo", "GET", s.deployment("flaky-web"), fmt.Sprintf("still there 2s later: rv=%s, ownerReferences=%d", d.ResourceVersion, len(d.OwnerReferences)))
-	s.tl.Note("--break=owner-reference: the garbage collector deletes a Deployment whose owner is gone; this")
-	s.tl.Note("one names no owner, so no one will ever delete it. sample-controller's newDeployment sets it")
-	s.tl.Note("with metav1.NewControllerRef.")
+	s.tl.NoteEN("--break=owner-reference: the garbage collector deletes a Deployment whose owner is gone; this")
+	s.tl.NoteEN("one names no owner, so no one will ever delete it. sample-controller's newDeployment sets it")
+	s.tl.NoteEN("with metav1.NewControllerRef.")
 	return nil
 }

@@ -48,7 +48,7 @@ var (
 
 var options = demo.Options{
 	Stage: 8,
-	Title: "a controller: sample-controller's Foo on our factory and workqueue",
+	Title: sayTitle,
 	Flags: func(fs *flag.FlagSet) {
 		fs.IntVar(&failFlag, "fail", 3, "how many times one reconcile fails (an injected 500 on its Deployment create) before it succeeds; 0 skips that step")
 		fs.IntVar(&workersFlag, "workers", 2, "how many workers the controller runs")

@@ -97,8 +97,8 @@ func (m *memMetrics) print(tl *timeline.Timeline, queue string) {
 		{"workqueue_unfinished_work_seconds", fmt.Sprint(seconds(m.unfinished.get())), "work in flight (set every 500ms)"},
 		{"workqueue_longest_running_processor_seconds", fmt.Sprint(seconds(m.longestRunning.get())), "the longest of it"},
 	}
-	tl.Note("Metrics of the workqueue %q (name=%q on each), from the queue's MetricsProvider:", queue, queue)
+	tl.NoteEN("Metrics of the workqueue %q (name=%q on each), from the queue's MetricsProvider:", queue, queue)
 	for _, r := range rows {
-		tl.Note("  %-44s %-30s %s", r.name, r.value, r.what)
+		tl.NoteEN("  %-44s %-30s %s", r.name, r.value, r.what)
 	}
 }

@@ -44,7 +44,7 @@ const (
 // the demo's, then creates what is missing.
 func (s *script) prepareRealCluster() error {
 	s.ns = namespaceFlag
-	s.tl.Step("A real cluster: a namespace of its own",
+	s.tl.StepEN("A real cluster: a namespace of its own",
 		fmt.Sprintf("The demo writes only in namespace %s, which it creates and labels %s=%s.", s.ns, managedByLabel, managedBy),
 		"It refuses a namespace or a Foo CRD it did not create. The real deployment controller and",
 		"garbage collector run here: no stand-in.")
@@ -189,10 +189,10 @@ func (s *script) cleanup() error {
 	if s.playground {
 		return nil
 	}
-	s.tl.Step("Clean up")
+	s.tl.StepEN("Clean up")
 	if !cleanupFlag {
-		s.tl.Note("Namespace %s and CRD %s stay, for kubectl; the next run reuses them.", s.ns, crd.Foo.Name())
-		s.tl.Note("Run with --cleanup to delete them.")
+		s.tl.NoteEN("Namespace %s and CRD %s stay, for kubectl; the next run reuses them.", s.ns, crd.Foo.Name())
+		s.tl.NoteEN("Run with --cleanup to delete them.")
 		return nil
 	}
 	if err := s.kube.CoreV1().Namespaces().Delete(s.env.Ctx, s.ns, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
@@ -205,7 +205,7 @@ func (s *script) cleanup() error {
 	}
 	for _, foo := range foos.Items {
 		if foo.GetNamespace() != s.ns {
-			s.tl.Note("CRD %s stays: Foo %s/%s still uses it.", crd.Foo.Name(), foo.GetNamespace(), foo.GetName())
+			s.tl.NoteEN("CRD %s stays: Foo %s/%s still uses it.", crd.Foo.Name(), foo.GetNamespace(), foo.GetName())
 			return nil
 		}
 	}

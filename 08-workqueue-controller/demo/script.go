@@ -86,7 +86,7 @@ func (s *script) setScene() error {
 	if !s.playground {
 		return s.prepareRealCluster()
 	}
-	s.tl.Step("Set the scene",
+	s.tl.StepEN("Set the scene",
 		"A namespace, sample-controller's Foo CRD, and the stand-in for kube-controller-manager.")
 	ns, err := s.env.Namespace(playgroundNamespace)
 	if err != nil {
@@ -97,10 +97,10 @@ func (s *script) setScene() error {
 		return err
 	}
 	s.tl.Event("demo", "CRD", crd.Foo.Name(), "registered and established: the apiserver serves foos")
-	s.tl.Note("The playground runs no kube-controller-manager: nothing would ever set a Deployment's status,")
-	s.tl.Note("nor delete a Foo's Deployment with it. internal/standin plays both parts, and says so on each")
-	s.tl.Note("of its rows (layer %q): the deployment controller's status, at once, as if every pod started;", layerStandin)
-	s.tl.Note("and the garbage collector's delete of a Deployment whose owner is gone.")
+	s.tl.NoteEN("The playground runs no kube-controller-manager: nothing would ever set a Deployment's status,")
+	s.tl.NoteEN("nor delete a Foo's Deployment with it. internal/standin plays both parts, and says so on each")
+	s.tl.NoteEN("of its rows (layer %q): the deployment controller's status, at once, as if every pod started;", layerStandin)
+	s.tl.NoteEN("and the garbage collector's delete of a Deployment whose owner is gone.")
 	ctx, cancel := context.WithCancel(s.env.Ctx)
 	s.stopStandin, s.standinDone = cancel, make(chan struct{})
 	go func() {
@@ -112,7 +112,7 @@ func (s *script) setScene() error {
 
 // startController builds the controller on our stages and runs it.
 func (s *script) startController() error {
-	s.tl.Step("Start the controller",
+	s.tl.StepEN("Start the controller",
 		fmt.Sprintf("controller.NewForConfig, then Run with %d workers: informers of Foos and Deployments", workersFlag),
 		"from our factory, a rate-limited workqueue of keys, and the workers. Each row below is one",
 		"step of a key's path: handler → workqueue (len: keys waiting; dirty: keys marked, some of them",
@@ -146,7 +146,7 @@ func (s *script) startController() error {
 // createFoo creates the Foo "example": the controller creates its
 // Deployment and reports its available replicas.
 func (s *script) createFoo() error {
-	s.tl.Step("Create a Foo",
+	s.tl.StepEN("Create a Foo",
 		"Foo example asks for a Deployment example-web with 1 replica. The handler only enqueues the",
 		"key; a worker reads the Foo from the lister, finds no Deployment there, and creates it.")
 	mark := s.trace.mark()
@@ -161,7 +161,7 @@ func (s *script) createFoo() error {
 // scaleFoo changes the Foo's replicas; the controller updates the
 // Deployment.
 func (s *script) scaleFoo() error {
-	s.tl.Step("Scale the Foo",
+	s.tl.StepEN("Scale the Foo",
 		"spec.replicas 1 → 3. The worker compares the Foo with its Deployment, both from the listers,",
 		"and updates a copy of the Deployment: a lister's object belongs to the cache.")
 	mark := s.trace.mark()
@@ -175,7 +175,7 @@ func (s *script) scaleFoo() error {
 
 // deleteDeployment deletes the Deployment behind the controller's back.
 func (s *script) deleteDeployment() error {
-	s.tl.Step("Delete the Deployment behind the controller's back",
+	s.tl.StepEN("Delete the Deployment behind the controller's back",
 		"The Deployment informer's OnDelete maps example-web to its Foo through the owner reference and",
 		"enqueues example; the reconcile finds no Deployment and creates it again.")
 	mark := s.trace.mark()
@@ -193,7 +193,7 @@ func (s *script) deleteDeployment() error {
 // editDeployment changes the Deployment's replicas by hand; the controller
 // puts them back.
 func (s *script) editDeployment() error {
-	s.tl.Step("Edit the Deployment by hand",
+	s.tl.StepEN("Edit the Deployment by hand",
 		"spec.replicas 3 → 5 on the Deployment itself. The Foo says 3; the reconcile does not care who",
 		"changed what, only that the two differ, and writes 3 back.")
 	mark := s.trace.mark()
@@ -219,7 +219,7 @@ func (s *script) failingReconcile() error {
 	if failFlag == 0 {
 		return nil
 	}
-	s.tl.Step(fmt.Sprintf("A reconcile that fails %d times", failFlag),
+	s.tl.StepEN(fmt.Sprintf("A reconcile that fails %d times", failFlag),
 		fmt.Sprintf("--fail=%d: the demo's transport answers the next %d Deployment creates with a 500. Each", failFlag, failFlag),
 		"failure re-queues the key with AddRateLimited: the default controller rate limiter's per-item",
 		"backoff doubles the wait (5ms, 10ms, 20ms, …) until a reconcile succeeds and Forget resets it.")
@@ -249,8 +249,8 @@ func (s *script) failingReconcile() error {
 			delays = append(delays, st.Delay.String())
 		}
 	}
-	s.tl.Note("Foo flaky waited %s between its attempts; then it succeeded and was forgotten:", strings.Join(delays, ", "))
-	s.tl.Note("its next failure would wait 5ms again.")
+	s.tl.NoteEN("Foo flaky waited %s between its attempts; then it succeeded and was forgotten:", strings.Join(delays, ", "))
+	s.tl.NoteEN("its next failure would wait 5ms again.")
 	return s.failAgain()
 }
 
@@ -264,7 +264,7 @@ func (s *script) deleteFoo() error {
 	if s.playground {
 		who = "the stand-in, as the garbage collector,"
 	}
-	s.tl.Step("Delete a Foo",
+	s.tl.StepEN("Delete a Foo",
 		"The controller does nothing: the Deployment's owner reference names the Foo, and",
 		who+" deletes what the Foo owned. The Deployment's OnDelete",
 		"finds no Foo in the cache and is ignored.")
@@ -282,7 +282,7 @@ func (s *script) deleteFoo() error {
 // shutdown cancels the controller's context while a reconcile is in
 // flight: ShutDownWithDrain lets it finish.
 func (s *script) shutdown() error {
-	s.tl.Step("Shut down with a reconcile in flight",
+	s.tl.StepEN("Shut down with a reconcile in flight",
 		"Scale the Foo to 2 with the next Deployment write held back for a second, and cancel the",
 		"controller's context as soon as a worker takes the key. The queue stops taking keys; the drain",
 		"waits for the reconcile to finish its write; then the informers stop.")
@@ -305,9 +305,9 @@ func (s *script) shutdown() error {
 	})
 	switch {
 	case write >= 0 && write < drained:
-		s.tl.Note("The reconcile in flight finished its write before the drain ended; Run returned nil.")
+		s.tl.NoteEN("The reconcile in flight finished its write before the drain ended; Run returned nil.")
 	default:
-		s.tl.Note("The drain ended before the reconcile's write (it was cut short): see the rows above.")
+		s.tl.NoteEN("The drain ended before the reconcile's write (it was cut short): see the rows above.")
 	}
 	s.stopStandinAndWait()
 	return nil
@@ -331,7 +331,7 @@ func (s *script) interrupted() error {
 		return err
 	}
 	s.stopStandinAndWait()
-	s.tl.Note("Ctrl-C: the controller stopped taking keys, drained and stopped its informers (the rows above); the rest of the story is skipped.")
+	s.tl.NoteEN("Ctrl-C: the controller stopped taking keys, drained and stopped its informers (the rows above); the rest of the story is skipped.")
 	if err := s.printMetrics(); err != nil {
 		return err
 	}
@@ -344,7 +344,7 @@ func (s *script) interrupted() error {
 
 // printMetrics prints the workqueue's metrics.
 func (s *script) printMetrics() error {
-	s.tl.Step("The workqueue's metrics", "What a controller manager exports to Prometheus, from our queue's MetricsProvider.")
+	s.tl.StepEN("The workqueue's metrics", "What a controller manager exports to Prometheus, from our queue's MetricsProvider.")
 	s.metrics.print(s.tl, controller.QueueName)
 	return nil
 }

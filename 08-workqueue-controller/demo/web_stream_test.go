@@ -101,12 +101,12 @@ var (
 // drops an Add.
 func (s *scripted) story() {
 	example, flaky := ns+"/example", ns+"/flaky"
-	s.tl.Step("Start the controller")
+	s.tl.StepEN("Start the controller")
 	s.controller("Start", -1)
 	s.controller("Synced", 0)
 	s.controller("Workers", -1)
 
-	s.tl.Step("Create a Foo")
+	s.tl.StepEN("Create a Foo")
 	s.at(100)
 	s.tl.Event("demo", "CREATE", "Foo "+example, "spec.replicas=1")
 	s.handler("OnAdd", "Foo "+example, example, nil)
@@ -137,7 +137,7 @@ func (s *scripted) story() {
 	s.worker("synced", example, 1, nil)
 	s.done(example, 1, 0)
 
-	s.tl.Step("A reconcile that fails 2 times")
+	s.tl.StepEN("A reconcile that fails 2 times")
 	s.at(200)
 	s.tl.Event("demo", "CREATE", "Foo "+flaky, "spec.replicas=1")
 	s.handler("OnAdd", "Foo "+flaky, flaky, nil)
@@ -166,7 +166,7 @@ func (s *scripted) story() {
 	s.at(300)
 	s.handler("OnDelete", ns+"/flaky", flaky, nil) // a Foo's delete: nothing to enqueue
 
-	s.tl.Step("Shut down with a reconcile in flight")
+	s.tl.StepEN("Shut down with a reconcile in flight")
 	s.at(400)
 	s.handler("OnUpdate", "Foo "+example, example, nil)
 	s.add(example, 1, "")
@@ -181,7 +181,7 @@ func (s *scripted) story() {
 	s.done(example, 2, 0)
 	s.controller("Drained", -1)
 	s.controller("Shutdown", -1)
-	s.tl.Note("The end.")
+	s.tl.NoteEN("The end.")
 }
 
 // TestWebStreamFollowsEachKey runs the scripted story through the demo's

@@ -13,6 +13,11 @@
 //   - Ctrl-C at any moment cancels the context, stops the playground (apiserver,
 //     then etcd) and removes its directory; the status is then 130, unless the
 //     script shut down cleanly and said so (Env.ShutDownOnInterrupt): then 0;
+//   - it narrates in the learner's language: --lang=en|zh, else the locale's
+//     (LC_ALL, LC_MESSAGES or LANG starting with zh: Chinese), else English;
+//     the banner, the help, the closing lines, the errors a learner can
+//     cause and the timeline's steps and notes follow it, the timeline's
+//     event rows (the protocol) do not;
 //   - the playground is the default even when KUBECONFIG is exported: a real
 //     cluster is used only when asked for with --kubeconfig or
 //     INFORMER_KUBECONFIG, and the banner says which cluster is in use;
@@ -22,19 +27,23 @@
 package demo
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/playground"
 	"informer-from-scratch/internal/timeline"
 )
@@ -48,7 +57,7 @@ const KubeconfigEnv = "INFORMER_KUBECONFIG"
 // Options describe one stage's demo.
 type Options struct {
 	Stage int
-	Title string
+	Title lang.Text
 	// Playground is how to start the playground when no real cluster is given.
 	Playground playground.Options
 	// Flags, if set, defines the demo's own flags beside the common ones
@@ -75,6 +84,8 @@ type Env struct {
 	Client   kubernetes.Interface
 	Timeline *timeline.Timeline
 	Out      io.Writer
+	// Lang is the language the demo narrates in: lang.EN or lang.ZH.
+	Lang string
 	// Cluster is the playground, or nil on a real cluster.
 	Cluster *playground.Cluster
 	// Writes is true when the script may create and change objects: always on
@@ -117,35 +128,37 @@ const exitInterrupted = 130
 // Run is Main without the exit: it parses args, runs the script and returns
 // the exit status. Tests run whole demos through it.
 func Run(opts Options, args []string, out, errOut io.Writer, script func(env *Env) error) int {
-	fs := flag.NewFlagSet(fmt.Sprintf("stage %02d demo", opts.Stage), flag.ContinueOnError)
-	fs.SetOutput(errOut)
-	kubeconfig := fs.String("kubeconfig", "", "run against the cluster in this kubeconfig instead of the playground (default $"+KubeconfigEnv+"; $KUBECONFIG is ignored)")
-	wait := fs.Bool("wait", false, "after the script, keep running (and keep the playground up) until Ctrl-C")
+	// The help is printed while the flags are parsed, so its language is
+	// read from args first; a --lang the demo cannot take is refused below.
+	l, err := lang.Parse(langArg(args))
+	if err != nil {
+		l = lang.FromEnv()
+	}
+	fs := flag.NewFlagSet(sayFlagSet.Sprintf(l, opts.Stage), flag.ContinueOnError)
+	kubeconfig := fs.String("kubeconfig", "", sayKubeconfig.Sprintf(l, KubeconfigEnv))
+	wait := fs.Bool("wait", false, sayWaitFlag.In(l))
+	langFlag := fs.String("lang", "", sayLangFlag.In(l))
 	if opts.Flags != nil {
 		opts.Flags(fs)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return exitUsage
+	if code, ok := parse(fs, args, l, errOut); !ok {
+		return code
 	}
 	path, from := *kubeconfig, "--kubeconfig"
 	if path == "" {
 		path, from = os.Getenv(KubeconfigEnv), "$"+KubeconfigEnv
 	}
-	if err := checkFlags(fs, opts.CheckFlags, path != ""); err != nil {
-		fmt.Fprintf(errOut, "error: %v\n", err)
+	if l, err = checkFlags(fs, *langFlag, opts.CheckFlags, path != ""); err != nil {
+		fmt.Fprint(errOut, sayError.Sprintf(l, lang.Message(err, l)))
 		return exitUsage
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	fmt.Fprintf(out, "Stage %02d: %s\n", opts.Stage, opts.Title)
-	env := &Env{Ctx: ctx, Out: out}
+	fmt.Fprint(out, sayBanner.Sprintf(l, opts.Stage, opts.Title.In(l)))
+	env := &Env{Ctx: ctx, Out: out, Lang: l}
 	var cleanup func()
-	var err error
 	if path != "" {
 		err = connectReal(ctx, env, path, from, opts.WritesOnRealCluster)
 	} else {
@@ -155,9 +168,9 @@ func Run(opts Options, args []string, out, errOut io.Writer, script func(env *En
 		defer cleanup()
 	}
 	if err != nil {
-		return fail(ctx, out, errOut, err)
+		return fail(ctx, env, errOut, err)
 	}
-	env.Timeline = timeline.New(out)
+	env.Timeline = timeline.NewIn(out, l)
 	defer func() {
 		for i := len(env.atExit) - 1; i >= 0; i-- {
 			env.atExit[i]()
@@ -165,20 +178,65 @@ func Run(opts Options, args []string, out, errOut io.Writer, script func(env *En
 	}()
 
 	if err := script(env); err != nil {
-		return fail(ctx, out, errOut, err)
+		return fail(ctx, env, errOut, err)
 	}
 	if ctx.Err() != nil && !env.shutDownOnInterrupt {
-		return fail(ctx, out, errOut, ctx.Err())
+		return fail(ctx, env, errOut, ctx.Err())
 	}
 	if *wait && ctx.Err() == nil {
-		fmt.Fprintln(out, "\n--wait: the demo stays up until you press Ctrl-C.")
+		fmt.Fprintln(out, sayWaiting.In(l))
 		if env.Cluster != nil {
-			fmt.Fprintf(out, "From a second terminal: export KUBECONFIG=%s\n", env.Cluster.Kubeconfig)
+			fmt.Fprint(out, saySecondTerminal.Sprintf(l, env.Cluster.Kubeconfig))
 		}
 		<-ctx.Done()
 	}
-	fmt.Fprintln(out, "\nDone.")
+	fmt.Fprintln(out, sayDone.In(l))
 	return 0
+}
+
+// parse parses args, printing the help (-h) or a usage error in language
+// l. It returns the status to exit with when the demo must not go on.
+func parse(fs *flag.FlagSet, args []string, l string, errOut io.Writer) (code int, ok bool) {
+	// The flag package prints its error and the help itself; they are
+	// caught here so that Chinese can introduce its English sentence.
+	var said bytes.Buffer
+	fs.SetOutput(&said)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), sayUsage.Sprintf(l, fs.Name()))
+		fs.PrintDefaults()
+	}
+	err := fs.Parse(args)
+	fs.SetOutput(errOut)
+	switch {
+	case err == nil:
+		return 0, true
+	case errors.Is(err, flag.ErrHelp):
+		errOut.Write(said.Bytes())
+		return 0, false
+	case l == lang.EN:
+		errOut.Write(said.Bytes()) // the flag package's own words, as ever
+	default:
+		fmt.Fprint(errOut, sayBadFlag.Sprintf(l, err))
+		fs.Usage()
+	}
+	return exitUsage, false
+}
+
+// langArg is the value args give --lang (in any spelling the flag package
+// accepts), or "".
+func langArg(args []string) string {
+	for i, a := range args {
+		switch {
+		case a == "--":
+			return "" // the flag package stops here
+		case strings.HasPrefix(a, "--lang="), strings.HasPrefix(a, "-lang="):
+			_, v, _ := strings.Cut(a, "=")
+			return v
+		case (a == "--lang" || a == "-lang") && i+1 < len(args):
+			return args[i+1]
+		}
+	}
+	return ""
 }
 
 // exitUsage is the status of a command line the demo cannot run, as the
@@ -186,49 +244,55 @@ func Run(opts Options, args []string, out, errOut io.Writer, script func(env *En
 const exitUsage = 2
 
 // checkFlags refuses what the parsed command line cannot mean before
-// anything starts: a word that is not a flag (ARGS=fifo for
-// ARGS=--queue=fifo would otherwise be dropped without a word), then
-// whatever the demo's own check refuses.
-func checkFlags(fs *flag.FlagSet, check func(realCluster bool) error, realCluster bool) error {
+// anything starts: a language the course does not speak, a word that is
+// not a flag (ARGS=fifo for ARGS=--queue=fifo would otherwise be dropped
+// without a word), then whatever the demo's own check refuses. It returns
+// the language to narrate in: --lang's, or the locale's.
+func checkFlags(fs *flag.FlagSet, langFlag string, check func(realCluster bool) error, realCluster bool) (string, error) {
+	l, err := lang.Parse(langFlag)
+	if err != nil {
+		return lang.FromEnv(), lang.Errorf(sayBadLanguage, langFlag)
+	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q: the demo takes only flags, such as --wait (-h lists them)", fs.Arg(0))
+		return l, lang.Errorf(sayUnexpected, fs.Arg(0))
 	}
 	if check == nil {
-		return nil
+		return l, nil
 	}
-	return check(realCluster)
+	return l, check(realCluster)
 }
 
-func fail(ctx context.Context, out, errOut io.Writer, err error) int {
+func fail(ctx context.Context, env *Env, errOut io.Writer, err error) int {
 	if ctx.Err() != nil {
-		fmt.Fprintln(out, "\nInterrupted: stopping cleanly.")
+		fmt.Fprintln(env.Out, sayInterrupted.In(env.Lang))
 		return exitInterrupted
 	}
-	fmt.Fprintf(errOut, "\nerror: %v\n", err)
+	fmt.Fprint(errOut, sayErrorAfter.Sprintf(env.Lang, lang.Message(err, env.Lang)))
 	return 1
 }
 
 func startPlayground(ctx context.Context, env *Env, opts playground.Options, errOut io.Writer) (func(), error) {
-	fmt.Fprintln(env.Out, "Cluster: the embedded playground (a real kube-apiserver and etcd on 127.0.0.1)")
+	l := env.Lang
+	fmt.Fprintln(env.Out, SayPlayground.In(l))
 	if os.Getenv("KUBECONFIG") != "" {
-		fmt.Fprintf(env.Out, "         (KUBECONFIG is set, and ignored: for a real cluster pass --kubeconfig or set %s)\n", KubeconfigEnv)
+		fmt.Fprint(env.Out, sayKubeconfigIgnored.Sprintf(l, KubeconfigEnv))
 	}
 	start := time.Now()
 	c, err := playground.Start(ctx, opts)
 	if err != nil {
 		if ctx.Err() != nil {
-			fmt.Fprintln(env.Out, "Playground start abandoned: its processes and directory are removed.")
+			fmt.Fprintln(env.Out, sayStartAbandoned.In(l))
 		}
-		return nil, fmt.Errorf("starting the playground: %w", err)
+		return nil, lang.Errorf(sayStarting, err)
 	}
 	cleanup := func() {
 		if err := c.Stop(); err != nil {
-			fmt.Fprintf(errOut, "stopping the playground: %v\n", err)
+			fmt.Fprint(errOut, sayStopping.Sprintf(l, err))
 			return
 		}
-		fmt.Fprintln(env.Out, "Playground stopped: apiserver, then etcd; its directory is removed.")
+		fmt.Fprintln(env.Out, SayPlaygroundStopped.In(l))
 	}
-	fmt.Fprintf(env.Out, "Playground ready in %s at %s\n", time.Since(start).Round(100*time.Millisecond), c.Host)
+	fmt.Fprint(env.Out, sayPlaygroundUp.Sprintf(l, time.Since(start).Round(100*time.Millisecond), c.Host))
 	env.Cluster = c
 	env.Writes = true
 	env.config = c.RESTConfig()
@@ -247,10 +311,24 @@ func connectReal(ctx context.Context, env *Env, path, from string, write bool) e
 	if err != nil {
 		return err
 	}
-	mode := "read-only: this demo makes no change to it"
+	mode := sayReadOnly
 	if write {
-		mode = "it writes only in a namespace of its own, which it creates"
+		mode = sayOwnNamespace
 	}
-	fmt.Fprintf(env.Out, "Cluster: a real cluster, %s, given with %s — %s\n", desc, from, mode)
+	fmt.Fprint(env.Out, sayRealCluster.Sprintf(env.Lang, desc.Sprintf(env.Lang), from, mode.In(env.Lang)))
 	return reachable(ctx, env.Client, cfg.Host, reachTimeout)
+}
+
+// WrapTransport wraps the transport of every client the script makes from
+// now on, Client included (it is made again): a test holds back the
+// answers to writes with it (demotest), to see that the demo prints a
+// write before what the write causes.
+func (e *Env) WrapTransport(wrap func(http.RoundTripper) http.RoundTripper) error {
+	e.config.Wrap(wrap)
+	client, err := kubernetes.NewForConfig(e.config)
+	if err != nil {
+		return err
+	}
+	e.Client = client
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"informer-from-scratch/internal/demo"
 	"informer-from-scratch/internal/demo/demotest"
+	"informer-from-scratch/internal/lang"
 )
 
 const secret = "do-not-print-this-token"
@@ -25,7 +26,7 @@ func kubeconfigFor(t *testing.T, server string) string {
 func run(t *testing.T, args []string, script func(*demo.Env) error) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = demo.Run(demo.Options{Stage: 1, Title: "test"}, args, &out, &errOut, script)
+	code = demo.Run(demo.Options{Stage: 1, Title: lang.T("test", "测试")}, args, &out, &errOut, script)
 	return code, out.String(), errOut.String()
 }
 
@@ -143,7 +144,7 @@ func TestARealClusterIsReadOnlyUnlessTheStageWrites(t *testing.T) {
 	for _, writes := range []bool{false, true} {
 		var out, errOut bytes.Buffer
 		var got bool
-		code := demo.Run(demo.Options{Stage: 8, Title: "test", WritesOnRealCluster: writes}, []string{"--kubeconfig", path}, &out, &errOut, func(env *demo.Env) error {
+		code := demo.Run(demo.Options{Stage: 8, Title: lang.T("test", "测试"), WritesOnRealCluster: writes}, []string{"--kubeconfig", path}, &out, &errOut, func(env *demo.Env) error {
 			got = env.Writes
 			if !writes {
 				if _, err := env.Namespace("x"); err == nil || !strings.Contains(err.Error(), "only reads") {

@@ -8,6 +8,7 @@ import (
 
 	"informer-from-scratch/internal/demo"
 	"informer-from-scratch/internal/demo/demotest"
+	"informer-from-scratch/internal/lang"
 )
 
 // TestFlagChecksComeBeforeAnyCluster: a demo's own check of its flags runs
@@ -17,7 +18,7 @@ func TestFlagChecksComeBeforeAnyCluster(t *testing.T) {
 	var n int
 	var sawReal []bool
 	opts := demo.Options{
-		Stage: 1, Title: "test",
+		Stage: 1, Title: lang.T("test", "测试"),
 		Flags: func(fs *flag.FlagSet) { fs.IntVar(&n, "n", 1, "how many") },
 		CheckFlags: func(realCluster bool) error {
 			sawReal = append(sawReal, realCluster)
@@ -46,7 +47,7 @@ func TestFlagChecksComeBeforeAnyCluster(t *testing.T) {
 // not dropped without a word, and refused before anything starts.
 func TestAWordThatIsNotAFlagIsRefused(t *testing.T) {
 	for _, args := range [][]string{{"fifo"}, {"--", "--wait"}} {
-		demotest.Refuses(t, demo.Options{Stage: 1, Title: "test"}, args, false, neverRuns(t), "unexpected argument")
+		demotest.Refuses(t, demo.Options{Stage: 1, Title: lang.T("test", "测试")}, args, false, neverRuns(t), "unexpected argument")
 	}
 }
 

@@ -2,28 +2,36 @@ package demo
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+
+	"informer-from-scratch/internal/lang"
 )
 
 // loadKubeconfig builds a client configuration from a kubeconfig file and
 // describes it without credentials: the context name and the server URL.
-func loadKubeconfig(path string) (*rest.Config, string, error) {
+func loadKubeconfig(path string) (*rest.Config, described, error) {
 	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: path}
 	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{})
 	raw, err := cc.RawConfig()
 	if err != nil {
-		return nil, "", fmt.Errorf("reading kubeconfig %s: %w", path, err)
+		return nil, described{}, lang.Errorf(sayReadKubeconfig, path, err)
 	}
 	cfg, err := cc.ClientConfig()
 	if err != nil {
-		return nil, "", fmt.Errorf("kubeconfig %s: %w", path, err)
+		return nil, described{}, lang.Errorf(sayBadKubeconfig, path, err)
 	}
-	return cfg, fmt.Sprintf("context %q at %s (from %s)", raw.CurrentContext, cfg.Host, path), nil
+	return cfg, described{raw.CurrentContext, cfg.Host, path}, nil
+}
+
+// described is a cluster as the banner names it.
+type described struct{ context, host, path string }
+
+func (d described) Sprintf(l string) string {
+	return sayKubeconfigDesc.Sprintf(l, d.context, d.host, d.path)
 }
 
 // reachTimeout is how long reachable waits for the cluster's answer.
@@ -41,9 +49,9 @@ func reachable(ctx context.Context, client kubernetes.Interface, host string, ti
 	case err == nil:
 		return nil
 	case ctx.Err() == context.DeadlineExceeded:
-		return fmt.Errorf("cannot reach the cluster at %s: no answer within %s", host, timeout)
+		return lang.Errorf(sayNoAnswer, host, timeout)
 	case ctx.Err() != nil:
 		return ctx.Err()
 	}
-	return fmt.Errorf("cannot reach the cluster at %s: %w", host, err)
+	return lang.Errorf(sayUnreachable, host, err)
 }

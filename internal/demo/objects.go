@@ -10,6 +10,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+
+	"informer-from-scratch/internal/lang"
 )
 
 // Pod returns a minimal pod the apiserver accepts. Nothing schedules or runs
@@ -48,14 +50,14 @@ func Deployment(namespace, name string, labels map[string]string) *appsv1.Deploy
 // say WritesOnRealCluster), which is deleted when the demo ends.
 func (e *Env) Namespace(name string) (string, error) {
 	if !e.Writes {
-		return "", fmt.Errorf("this demo only reads on a real cluster: it cannot create objects there")
+		return "", lang.Errorf(sayOnlyReads)
 	}
 	if !e.OnPlayground() {
 		name = fmt.Sprintf("informer-demo-%s-%04x", name, rand.IntN(1<<16))
 	}
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
 	if _, err := e.Client.CoreV1().Namespaces().Create(e.Ctx, ns, metav1.CreateOptions{}); err != nil {
-		return "", fmt.Errorf("creating namespace %s: %w", name, err)
+		return "", lang.Errorf(sayCreatingNamespace, name, err)
 	}
 	if !e.OnPlayground() {
 		e.atExit = append(e.atExit, func() {
@@ -65,10 +67,10 @@ func (e *Env) Namespace(name string) (string, error) {
 			defer cancel()
 			err := e.Client.CoreV1().Namespaces().Delete(ctx, name, metav1.DeleteOptions{})
 			if err != nil {
-				fmt.Fprintf(e.Out, "could not delete namespace %s: %v\n", name, err)
+				fmt.Fprint(e.Out, sayNamespaceNotDelete.Sprintf(e.Lang, name, err))
 				return
 			}
-			fmt.Fprintf(e.Out, "Deleted namespace %s.\n", name)
+			fmt.Fprint(e.Out, sayNamespaceDeleted.Sprintf(e.Lang, name))
 		})
 	}
 	return name, nil

@@ -60,10 +60,98 @@ func TestChapterPairsHaveTheSameHeadingsAndCode(t *testing.T) {
 			if diff := cmp.Diff(headingShape(en), headingShape(zh)); diff != "" {
 				t.Errorf("headings differ in number or level (-en +zh):\n%s", diff)
 			}
-			if diff := cmp.Diff(codeOf(en), codeOf(zh)); diff != "" {
-				t.Errorf("code blocks differ; they must be identical in both languages (-en +zh):\n%s", diff)
+			if len(en.codeBlocks) != len(zh.codeBlocks) {
+				t.Errorf("%d code blocks in English, %d in Chinese (-en +zh):\n%s", len(en.codeBlocks), len(zh.codeBlocks), cmp.Diff(codeOf(en), codeOf(zh)))
+				return
+			}
+			for i := range en.codeBlocks {
+				if err := sameCode(en.codeBlocks[i], zh.codeBlocks[i]); err != nil {
+					t.Errorf("code block %d (line %d in English, %d in Chinese): %v", i+1, en.codeBlocks[i].line, zh.codeBlocks[i].line, err)
+				}
 			}
 		})
+	}
+}
+
+// sameCode is the rule for a pair of code blocks: identical, except a demo's
+// transcript (a text block with timeline rows), which narrates in the
+// chapter's language. A Chinese transcript lines up with the English one
+// row by row: the same event rows (two spaces, a +time, the protocol) in
+// the same order, and the same steps; its headings, explanations and notes
+// are the Chinese demo's.
+func sameCode(en, zh codeBlock) error {
+	if en.info != zh.info || !isTranscript(en) {
+		if diff := cmp.Diff(codeOf(&chapter{codeBlocks: []codeBlock{en}}), codeOf(&chapter{codeBlocks: []codeBlock{zh}})); diff != "" {
+			return fmt.Errorf("the blocks differ; they must be identical in both languages (-en +zh):\n%s", diff)
+		}
+		return nil
+	}
+	if diff := cmp.Diff(transcriptRows(en), transcriptRows(zh)); diff != "" {
+		return fmt.Errorf("the transcripts' rows differ; a Chinese transcript has the English one's rows, in order (-en +zh):\n%s", diff)
+	}
+	if diff := cmp.Diff(stepNumbers(en), stepNumbers(zh)); diff != "" {
+		return fmt.Errorf("the transcripts show different steps (-en +zh):\n%s", diff)
+	}
+	return nil
+}
+
+var (
+	// timelineRow is an event row: internal/timeline prints a time offset,
+	// signed, with three decimals, after two spaces.
+	timelineRow = regexp.MustCompile(`^ *[+-]\d+\.\d{3}s  `)
+	// stepHeading is a step's heading, in either language: "── Step 3:",
+	// "── 第 3 步：".
+	stepHeading = regexp.MustCompile(`^── \D*(\d+)`)
+)
+
+func isTranscript(b codeBlock) bool {
+	return b.info == "text" && len(transcriptRows(b)) > 0
+}
+
+func transcriptRows(b codeBlock) []string {
+	var rows []string
+	for _, line := range strings.Split(b.content, "\n") {
+		if timelineRow.MatchString(line) {
+			rows = append(rows, line)
+		}
+	}
+	return rows
+}
+
+func stepNumbers(b codeBlock) []string {
+	var steps []string
+	for _, line := range strings.Split(b.content, "\n") {
+		if m := stepHeading.FindStringSubmatch(line); m != nil {
+			steps = append(steps, m[1])
+		}
+	}
+	return steps
+}
+
+// TestTranscriptsMayNarrateInTheirLanguage: the rule for code blocks
+// lets a transcript's narration differ, and nothing else.
+func TestTranscriptsMayNarrateInTheirLanguage(t *testing.T) {
+	en := codeBlock{info: "text", content: "── Step 2: LIST in pages ────\n   The pager asks.\n  +0.031s  http       GET       /api/v1/pods limit=2\n  +0.040s  pager      PAGE      page 1: 2 pods                 rv=74\n"}
+	for _, tc := range []struct {
+		name string
+		zh   codeBlock
+		ok   bool
+	}{
+		{"Chinese narration, the same rows", codeBlock{info: "text", content: "── 第 2 步：分页 LIST ────\n   分页器每次要两个。\n  +0.031s  http       GET       /api/v1/pods limit=2\n  +0.040s  pager      PAGE      page 1: 2 pods                 rv=74\n"}, true},
+		{"a row changed", codeBlock{info: "text", content: "── 第 2 步：分页 LIST ────\n  +0.031s  http       GET       /api/v1/pods limit=2\n  +0.040s  pager      PAGE      第 1 页：2 个 Pod               rv=74\n"}, false},
+		{"a row missing", codeBlock{info: "text", content: "── 第 2 步：分页 LIST ────\n  +0.031s  http       GET       /api/v1/pods limit=2\n"}, false},
+		{"the rows reordered", codeBlock{info: "text", content: "── 第 2 步：分页 LIST ────\n  +0.040s  pager      PAGE      page 1: 2 pods                 rv=74\n  +0.031s  http       GET       /api/v1/pods limit=2\n"}, false},
+		{"another step", codeBlock{info: "text", content: "── 第 3 步：分页 LIST ────\n  +0.031s  http       GET       /api/v1/pods limit=2\n  +0.040s  pager      PAGE      page 1: 2 pods                 rv=74\n"}, false},
+		{"another kind of block", codeBlock{info: "sh", content: en.content}, false},
+	} {
+		if err := sameCode(en, tc.zh); (err == nil) != tc.ok {
+			t.Errorf("%s: sameCode = %v, want ok=%v", tc.name, err, tc.ok)
+		}
+	}
+	// A text block without rows (a test's output) stays identical.
+	out := codeBlock{info: "text", content: "  ✗ TestListMatchesClientGo: 1 of 13 cases fail\n"}
+	if err := sameCode(out, codeBlock{info: "text", content: "  ✗ TestListMatchesClientGo：13 个用例中 1 个失败\n"}); err == nil {
+		t.Error("a text block with no timeline rows was allowed to differ")
 	}
 }
 

@@ -24,7 +24,7 @@ func TestRenderDrawsEveryRowAsAnArrow(t *testing.T) {
 	var clock time.Time
 	tl := timeline.NewWithClock(&bytes.Buffer{}, func() time.Time { return clock })
 	rec := Record(tl)
-	tl.Step("ignored")
+	tl.StepEN("ignored")
 	tl.Event("A", "ask; twice #1", "B", "")
 	tl.Event("B", "answer", "A", "reply")
 	got, err := spec.Render(rec.Rows())

@@ -1,6 +1,10 @@
 package timeline
 
-import "time"
+import (
+	"time"
+
+	"informer-from-scratch/internal/lang"
+)
 
 // Kind says which call printed a Row.
 type Kind string
@@ -17,9 +21,14 @@ type Row struct {
 	Kind Kind `json:"kind"`
 	// Step is the number of the step the row belongs to (0 before the first).
 	Step int `json:"step"`
-	// Title and Why are a step's.
+	// Title and Why are a step's, as printed: in the timeline's language,
+	// one string per line of the explanation.
 	Title string   `json:"title,omitempty"`
 	Why   []string `json:"why,omitempty"`
+	// TitleText and WhyText are the same in both languages, for a page
+	// that switches language (nil for a step printed with StepEN).
+	TitleText *lang.Text  `json:"titleText,omitempty"`
+	WhyText   []lang.Text `json:"whyText,omitempty"`
 	// Offset, Layer, What and Object are an event's columns; Detail is an
 	// event's last column, or a note's text.
 	Offset time.Duration `json:"offset,omitempty"`

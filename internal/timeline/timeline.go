@@ -17,6 +17,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
+
+	"informer-from-scratch/internal/lang"
 )
 
 // Timeline is safe for concurrent use: demos print from informer goroutines.
@@ -26,41 +29,118 @@ type Timeline struct {
 	start time.Time
 	now   func() time.Time
 	step  int
+	// lang is the language the narration (Step, Note) is printed in; the
+	// event rows are the protocol and read the same in both.
+	lang string
+	// calls numbers the requests Send prints, to pair each with its answer.
+	calls int
 
 	subscribers map[int]func(Row)
 	nextSub     int
 }
 
-// New returns a Timeline that writes to w and counts time from now.
+// New returns a Timeline that writes to w, narrates in English and counts
+// time from now.
 func New(w io.Writer) *Timeline {
-	return &Timeline{w: w, start: time.Now(), now: time.Now}
+	return NewIn(w, lang.EN)
+}
+
+// NewIn is New narrating in language l (lang.EN or lang.ZH).
+func NewIn(w io.Writer, l string) *Timeline {
+	return &Timeline{w: w, start: time.Now(), now: time.Now, lang: l}
 }
 
 // NewWithClock is New with a fixed clock, for testable examples.
 func NewWithClock(w io.Writer, now func() time.Time) *Timeline {
-	return &Timeline{w: w, start: now(), now: now}
+	return &Timeline{w: w, start: now(), now: now, lang: lang.EN}
+}
+
+// SetLanguage makes the narration from now on be printed in language l.
+func (t *Timeline) SetLanguage(l string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.lang = l
+}
+
+// Language is the language the timeline narrates in.
+func (t *Timeline) Language() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.lang
+}
+
+// Sprintf is format in the timeline's language: for the narrated words a
+// demo puts together itself (a cell of a table it prints as notes).
+func (t *Timeline) Sprintf(format lang.Text, args ...any) string {
+	return format.Sprintf(t.Language(), args...)
 }
 
 // Step starts a numbered section with a title and an optional explanation:
-// why the next requests are made.
-func (t *Timeline) Step(title string, why ...string) {
+// why the next requests are made. Each explanation may hold several lines.
+func (t *Timeline) Step(title lang.Text, why ...lang.Text) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	var lines []string
+	for _, w := range why {
+		lines = append(lines, w.Lines(t.lang)...)
+	}
+	t.printStep(title.In(t.lang), lines, &title, why)
+}
+
+// StepEN is Step in English only, for the demos whose narration is not
+// translated yet (stages 06 and 08, issue 26); the narration parity test
+// names the packages that may still call it.
+func (t *Timeline) StepEN(title string, why ...string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.printStep(title, why, nil, nil)
+}
+
+// stepPrefix is what comes before a step's title, and how much wider
+// than the English one it is: the rule after the title is shortened by as
+// much, so that headings end in the same column in both languages.
+func stepPrefix(l string, n int) (prefix string, wider int) {
+	if l == lang.ZH {
+		return fmt.Sprintf("第 %d 步：", n), 1
+	}
+	return fmt.Sprintf("Step %d: ", n), 0
+}
+
+func (t *Timeline) printStep(title string, why []string, titleText *lang.Text, whyText []lang.Text) {
 	t.step++
+	prefix, wider := stepPrefix(t.lang, t.step)
+	if titleText == nil {
+		prefix, wider = stepPrefix(lang.EN, t.step)
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n── Step %d: %s %s\n", t.step, title, strings.Repeat("─", max(3, 60-len(title))))
+	fmt.Fprintf(&b, "\n── %s%s %s\n", prefix, title, strings.Repeat("─", max(3, 60-wider-lang.Width(title))))
 	for _, line := range why {
 		fmt.Fprintf(&b, "   %s\n", line)
 	}
-	t.print(Row{Kind: KindStep, Step: t.step, Title: title, Why: why, Text: b.String()})
+	t.print(Row{Kind: KindStep, Step: t.step, Title: title, Why: why, TitleText: titleText, WhyText: whyText, Text: b.String()})
 }
 
-// Note prints an indented line of explanation, without a time stamp.
-func (t *Timeline) Note(format string, args ...any) {
+// Note prints an indented explanation, without a time stamp: format in the
+// timeline's language, with args. It may hold several lines.
+func (t *Timeline) Note(format lang.Text, args ...any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	note := fmt.Sprintf(format, args...)
-	t.print(Row{Kind: KindNote, Step: t.step, Detail: note, Text: fmt.Sprintf("   %s\n", note)})
+	t.printNote(format.Sprintf(t.lang, args...))
+}
+
+// NoteEN is Note in English only: see StepEN.
+func (t *Timeline) NoteEN(format string, args ...any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.printNote(fmt.Sprintf(format, args...))
+}
+
+func (t *Timeline) printNote(note string) {
+	var b strings.Builder
+	for _, line := range strings.Split(note, "\n") {
+		fmt.Fprintf(&b, "   %s\n", line)
+	}
+	t.print(Row{Kind: KindNote, Step: t.step, Detail: note, Text: b.String()})
 }
 
 // Event prints one timestamped row: layer, what happened, the object, and
@@ -78,7 +158,7 @@ const (
 )
 
 func objectColumn(what string) int {
-	return max(0, objectWidth-max(0, len(what)-whatWidth))
+	return max(0, objectWidth-max(0, utf8.RuneCountInString(what)-whatWidth))
 }
 
 // EventWith is Event with fields: the row's facts in a form a program can
@@ -88,7 +168,8 @@ func (t *Timeline) EventWith(fields map[string]string, layer, what, object, deta
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	offset := t.now().Sub(t.start)
-	text := fmt.Sprintf("%+8.3fs  %-10s %-*s %-*s %s\n", offset.Seconds(), layer, whatWidth, what, objectColumn(what), object, detail)
+	text := fmt.Sprintf("%+8.3fs  %-10s %-*s %-*s %s", offset.Seconds(), layer, whatWidth, what, objectColumn(what), object, detail)
+	text = strings.TrimRight(text, " ") + "\n" // a row without detail ends at its object
 	t.print(Row{Kind: KindEvent, Step: t.step, Offset: offset, Layer: layer, What: what, Object: object, Detail: detail, Fields: fields, Text: text})
 }
 

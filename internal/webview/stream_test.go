@@ -34,7 +34,7 @@ func story(tl *timeline.Timeline, srv *webview.Server) {
 		}
 		tl.EventWith(f, layer, op, object, detail)
 	}
-	tl.Step("Build the informer, add two handlers, run it")
+	tl.StepEN("Build the informer, add two handlers, run it")
 	srv.Listener("audit")
 	srv.Listener("metrics")
 	tl.Event("http", "GET", "/api/v1/namespaces/ns/pods", "allowWatchBookmarks=true&sendInitialEvents=true&watch=true")
@@ -49,7 +49,7 @@ func story(tl *timeline.Timeline, srv *webview.Server) {
 	tl.Event("synced", "HasSynced", "the informer", "true")
 	tl.Event("synced", "HasSynced", "audit", "true")
 
-	tl.Step("Follow one pod through every layer")
+	tl.StepEN("Follow one pod through every layer")
 	tl.Event("demo", "CREATE", "ns/web-4", "rv=71 managedFields=1")
 	obs("reflector", "Add", "ns/web-4", "71", "", "rv=71")
 	obs("queue", "Added", "ns/web-4", "71", "", "rv=71")
@@ -58,7 +58,7 @@ func story(tl *timeline.Timeline, srv *webview.Server) {
 	obs("handler", "OnAdd", "ns/web-4", "71", "metrics", "metrics: rv=71")
 	obs("handler", "OnAdd", "ns/web-4", "71", "audit", "audit: rv=71")
 
-	tl.Step("A handler added while the informer runs")
+	tl.StepEN("A handler added while the informer runs")
 	srv.Listener("late")
 	for _, pod := range []string{"ns/web-1", "ns/web-2", "ns/web-4"} {
 		obs("processor", "replay", pod, "68", "late", "late: rv=68 isInInitialList=true")
@@ -68,7 +68,7 @@ func story(tl *timeline.Timeline, srv *webview.Server) {
 	// listener of its own.
 	tl.Event("handler", "STALLS", "ns/web-1", "late: stuck in OnAdd until the demo releases it")
 
-	tl.Step("Lose the connection while a pod is deleted")
+	tl.StepEN("Lose the connection while a pod is deleted")
 	tl.Event("demo", "CUT", "the informer's connection", "its watch ends")
 	tl.Event("demo", "DELETE", "ns/web-2", "grace period 0")
 	tl.Event("demo", "RESTORE", "the informer's connection", "the waiting watch request goes out")
@@ -82,7 +82,7 @@ func story(tl *timeline.Timeline, srv *webview.Server) {
 	obs("reflector", "Delete", "ns/web-4", "80", "", "rv=80")
 	obs("queue", "Deleted", "ns/web-4", "80", "", "rv=80")
 	obs("indexer", "Delete", "ns/web-4", "80", "", "rv=80")
-	tl.Note("Cache: [web-1@68]")
+	tl.NoteEN("Cache: [web-1@68]")
 }
 
 // TestStreamMatchesTheTimeline runs the story and reads the stream as the
@@ -97,7 +97,7 @@ func TestStreamMatchesTheTimeline(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	tl.Note("printed before the page connects: it comes in the snapshot")
+	tl.NoteEN("printed before the page connects: it comes in the snapshot")
 	st := webviewtest.Connect(t, srv.URL())
 	if got := strings.Join(st.Snapshot.Recent, ""); got != out.String() {
 		t.Errorf("the snapshot's recent rows are not what was printed:\n%q\nwant\n%q", got, out.String())

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,14 +22,17 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/playground"
+	"informer-from-scratch/internal/timeline"
 )
 
 // Run runs the demo with no flags and KUBECONFIG exported (pointing at a
 // cluster that does not exist), as most learners' shells have it: the demo
 // must run on a fresh playground all the same. It fails the test unless the
 // demo exits 0, checks that its output contains every string in want, and
-// returns the output for further checks.
+// returns the output for further checks. The demo narrates in English,
+// whatever the machine's locale, unless args say --lang.
 func Run(t *testing.T, opts demo.Options, script func(*demo.Env) error, want ...string) string {
 	t.Helper()
 	return RunWithArgs(t, opts, nil, script, want...)
@@ -37,22 +41,59 @@ func Run(t *testing.T, opts demo.Options, script func(*demo.Env) error, want ...
 // RunWithArgs is Run with the demo's own flags (stage 06's --queue).
 func RunWithArgs(t *testing.T, opts demo.Options, args []string, script func(*demo.Env) error, want ...string) string {
 	t.Helper()
+	return RunTranscript(t, opts, args, script, want...).Out
+}
+
+// Transcript is what a demo printed, and the timeline's rows as its
+// subscribers received them.
+type Transcript struct {
+	Out  string
+	Rows []timeline.Row
+}
+
+// RunTranscript is RunWithArgs returning the timeline's rows too.
+func RunTranscript(t *testing.T, opts demo.Options, args []string, script func(*demo.Env) error, want ...string) Transcript {
+	t.Helper()
+	english(t)
 	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "a-kubeconfig-the-demo-must-not-read"))
 	t.Setenv(demo.KubeconfigEnv, "")
+	var mu sync.Mutex
+	var rows []timeline.Row
+	recorded := func(env *demo.Env) error {
+		defer env.Timeline.Subscribe(func(r timeline.Row) {
+			mu.Lock()
+			defer mu.Unlock()
+			rows = append(rows, r)
+		})()
+		return script(env)
+	}
 	var out, errOut bytes.Buffer
-	if code := demo.Run(opts, args, &out, &errOut, script); code != 0 {
+	if code := demo.Run(opts, args, &out, &errOut, recorded); code != 0 {
 		t.Fatalf("exit code %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}
+	l := lang.EN
+	if demo.FlagAsks(args, "lang", lang.ZH) {
+		l = lang.ZH
+	}
 	want = append(want,
-		"Cluster: the embedded playground", // KUBECONFIG did not take it elsewhere
-		"Playground stopped",               // and everything was cleaned up
+		demo.SayPlayground.In(l),        // KUBECONFIG did not take it elsewhere
+		demo.SayPlaygroundStopped.In(l), // and everything was cleaned up
 	)
 	for _, w := range want {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("output lacks %q:\n%s", w, out.String())
 		}
 	}
-	return out.String()
+	mu.Lock()
+	defer mu.Unlock()
+	return Transcript{Out: out.String(), Rows: rows}
+}
+
+// english makes the locale's language English for the rest of the test,
+// so that a demo run without --lang narrates in the language its test
+// expects, whatever the machine's LANG.
+func english(t *testing.T) {
+	t.Setenv("LC_ALL", "C")
 }
 
 // Kubeconfig writes a kubeconfig for server, with a bearer token and TLS
@@ -110,6 +151,7 @@ func RunOnRealCluster(t *testing.T, opts demo.Options, args []string, script fun
 		t.Fatal(err)
 	}
 	defer c.Stop()
+	english(t)
 	t.Setenv(demo.KubeconfigEnv, "")
 	client, err := dynamic.NewForConfig(c.RESTConfig())
 	if err != nil {

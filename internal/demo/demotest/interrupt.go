@@ -21,6 +21,7 @@ import (
 // code and the output.
 func Interrupt(t *testing.T, opts demo.Options, args []string, script func(*demo.Env) error, after string) (code int, out string) {
 	t.Helper()
+	english(t)
 	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "a-kubeconfig-the-demo-must-not-read"))
 	t.Setenv(demo.KubeconfigEnv, "")
 	// Our own registration keeps the SIGINT from ending the test binary

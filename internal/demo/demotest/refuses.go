@@ -15,7 +15,7 @@ import (
 // Refuses runs the demo with args, which hold a flag value it cannot use
 // (or flags that cannot go together), and checks that it refuses them
 // before anything starts: exit status 2, an error on stderr containing
-// want, and no "Cluster:" line on stdout (the harness prints one just
+// want, and no "Cluster:" ("集群：") line on stdout (the harness prints one just
 // before it starts a playground or connects to a cluster). With
 // realCluster, --kubeconfig names a cluster that answers nothing and counts
 // every request: there must be none. Without it, the demo takes the
@@ -23,6 +23,7 @@ import (
 // playground fails the test, having started one (a few seconds).
 func Refuses(t *testing.T, opts demo.Options, args []string, realCluster bool, script func(*demo.Env) error, want string) {
 	t.Helper()
+	english(t)
 	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "a-kubeconfig-the-demo-must-not-read"))
 	t.Setenv(demo.KubeconfigEnv, "")
 	var asked func() []string
@@ -37,7 +38,7 @@ func Refuses(t *testing.T, opts demo.Options, args []string, realCluster bool, s
 	if code != 2 || !strings.Contains(errOut.String(), want) {
 		t.Errorf("%q: exit status %d, stderr %q; want 2 and an error saying %q", args, code, errOut.String(), want)
 	}
-	if strings.Contains(out.String(), "Cluster:") {
+	if strings.Contains(out.String(), "Cluster:") || strings.Contains(out.String(), "集群：") {
 		t.Errorf("%q: the demo turned to a cluster before refusing:\n%s", args, out.String())
 	}
 	if asked != nil {

@@ -1,0 +1,79 @@
+package demotest
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/timeline"
+)
+
+// writeDelay is how long RunCausal holds back each write's answer: far
+// longer than a watch event takes from the API server to the demo on
+// loopback, so what the write causes is printed before the answer comes
+// back.
+const writeDelay = 150 * time.Millisecond
+
+// RunCausal runs the demo as Run does, with every answer to a write (POST,
+// PUT, PATCH, DELETE) held back by writeDelay before the demo's client
+// sees it, and checks cause before effect on its timeline
+// (timeline.CausesFirst): no row may name a resourceVersion before the
+// write that produced it. A demo that prints a write when its call returns
+// fails it: the events the write caused are printed during the wait. It
+// fails the test too unless at least placed resourceVersions were placed,
+// so that a demo that stopped marking its writes does not pass for want of
+// anything to check. It returns the output.
+func RunCausal(t *testing.T, opts demo.Options, script func(*demo.Env) error, placed int, want ...string) string {
+	t.Helper()
+	held := func(env *demo.Env) error {
+		if err := env.WrapTransport(holdWrites); err != nil {
+			return err
+		}
+		return script(env)
+	}
+	tr := RunTranscript(t, opts, nil, held, want...)
+	CausesFirst(t, tr, placed)
+	return tr.Out
+}
+
+// CausesFirst checks a transcript's rows with timeline.CausesFirst.
+func CausesFirst(t *testing.T, tr Transcript, placed int) {
+	t.Helper()
+	n, violations := timeline.CausesFirst(tr.Rows)
+	for _, v := range violations {
+		t.Errorf("an effect before its cause: %s", v)
+	}
+	if n < placed {
+		t.Errorf("the timeline placed %d resourceVersions at the write (or the origin) that produced them, want %d or more: does the demo still print its writes with Send, or mark them with timeline.Origin?", n, placed)
+	}
+	if t.Failed() {
+		t.Logf("the output:\n%s", tr.Out)
+	}
+}
+
+// holdWrites delays the answer to every write by writeDelay.
+func holdWrites(next http.RoundTripper) http.RoundTripper {
+	return roundTripper(func(req *http.Request) (*http.Response, error) {
+		resp, err := next.RoundTrip(req)
+		switch req.Method {
+		case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+			sleep(req.Context(), writeDelay)
+		}
+		return resp, err
+	})
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
