@@ -187,12 +187,16 @@ EVERY ?= 5s
 chaos: playground-binaries
 	$(GO) test -v -count=1 -timeout 0 -run '^TestChaos$(if $(CONTROLLER),Controller)Soak$$' ./proving-ground/chaos -args -chaos.seed=$(SEED) -chaos.duration=$(DURATION) -chaos.every=$(EVERY) $(if $(TIMELINE),-chaos.timeline=$(abspath $(TIMELINE)))
 
-## bench-scale: initial sync, memory and steady state at 1,000 to 50,000 pods, ours beside client-go's and the floor (about 30 minutes on 2 cores; writes docs/bench/scale.md; ARGS=-h for options)
+## bench-scale: initial sync, memory and steady state at 1,000 to 50,000 pods, ours beside client-go's and the floor (about 30 minutes on 2 cores; writes docs/bench/scale.md and the proof chapter's copies of its tables; ARGS=-h for options)
 .PHONY: bench-scale
 bench-scale:
 	@mkdir -p .bin docs/bench
 	@$(GO) build -o .bin/bench-scale ./proving-ground/bench-scale
 	@./.bin/bench-scale $(ARGS)
+	@# The report is the one copy of the numbers; docs/{en,zh}/proof/performance.md
+	@# show some of its tables in generated blocks, rewritten from it here
+	@# (make test fails when they differ from it).
+	@UPDATE_BENCH_TABLES=1 $(GO) test -count=1 -run '^TestBenchTablesMatchTheReport$$' ./internal/docscheck
 
 ## playground: build the playground's kube-apiserver, etcd and kubectl (once per machine)
 .PHONY: playground

@@ -36,9 +36,10 @@
 //     PopBatch, as with client-go's default gates);
 //   - options client-go lacks: a Clock for the resync timers (client-go sets
 //     one only in its own tests), OnHandlerPanic (stage 05's "log and keep
-//     going"), an Observer that sees every step of every object through the
-//     layers (observe.go; client-go has metrics and logs instead), and
-//     HandlerOptions.Name to label a handler's observations;
+//     going"), Seams where a watcher may wrap the parts as they are
+//     assembled (seams.go; 06-sharedinformer/observe turns them into every
+//     step of every object; client-go has metrics and logs instead), and
+//     HandlerOptions.Name to name a handler to a watcher;
 //   - teaching switches client-go lacks (breaks.go, the demo's --break):
 //     Breaks.NoTombstones drops DeletedFinalStateUnknown before the
 //     handlers, Breaks.BlockingListeners takes every listener's ring away;

@@ -11,10 +11,14 @@ import (
 )
 
 // QueueKind chooses the stage 03 queue an informer puts between its
-// reflector and its processLoop. client-go decides with feature gates; in
-// v0.37 they are locked or on by default, so its informers always use the
-// first kind. Ours makes the choice an option, so that one workload can run
-// through both and a learner can see the handler sequences differ.
+// reflector and its processLoop. client-go decides with feature gates: in
+// v0.37 InOrderInformers is locked on, so its informers always use a
+// RealFIFO, and AtomicFIFO (beta, on by default since 1.36) gives it the
+// atomic events of the first kind. With KUBE_FEATURE_AtomicFIFO=false a
+// client-go informer runs a RealFIFO without atomic events, reading the
+// cache as KnownObjects: a third kind, which ours does not offer. Ours
+// makes the choice an option, so that one workload can run through both
+// kinds and a learner can see the handler sequences differ.
 type QueueKind int
 
 const (

@@ -14,7 +14,7 @@
 // AddRateLimited, ShutDownWithDrain) is util/workqueue's, which the
 // workqueue package mirrors.
 //
-// Left out or changed on purpose (see docs/en/08-workqueue-controller.md,
+// Left out or changed on purpose (see docs/en/08b-controller.md,
 // "Differences"):
 //   - Foos come from stage 07's dynamic informer as unstructured objects,
 //     and fooFromUnstructured reads them into a small Foo type; their

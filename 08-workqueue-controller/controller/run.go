@@ -102,8 +102,10 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	c.workqueue.ShutDownWithDrain()
 	if timeout.Stop() {
 		// Drained within the bound. ShutDown as well: client-go's delaying
-		// queue stops its waiting loop at once only on ShutDown (on a drain,
-		// at its next heartbeat), and it is harmless once drained.
+		// queue stops its waiting loop at once only on ShutDown; after a
+		// ShutDownWithDrain it sees the shutdown at its next wake-up, within
+		// its 10s heartbeat (ours stops it on either; see the workqueue's
+		// doc.go). It is harmless once drained.
 		c.workqueue.ShutDown()
 		logger.Info("Drained: no reconcile in flight")
 	} else {

@@ -28,7 +28,7 @@ import (
 	"informer-from-scratch/internal/timeline"
 )
 
-// TestSequenceDiagram draws chapter 08's sequence diagram: one Foo created,
+// TestSequenceDiagram draws chapter 08b's sequence diagram: one Foo created,
 // its key's whole path (handler, workqueue, worker, listers, a write), the
 // first Deployment create failing with a 500, the rate-limited retry 5ms
 // later, and the reconcile that succeeds and forgets the key. The
@@ -122,7 +122,7 @@ func TestSequenceDiagram(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	seqdiagram.CheckChapter(t, "08-workqueue-controller/demo", "08-workqueue-controller", "one-key-and-a-retry", diagram)
+	seqdiagram.CheckChapter(t, "08-workqueue-controller/demo", "08b-controller", "one-key-and-a-retry", diagram)
 }
 
 // reconcileSpec draws the demo's rows for one key: the first Foo event, the

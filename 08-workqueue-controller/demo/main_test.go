@@ -135,8 +135,11 @@ func TestDemoTellsTheStoryInOrder(t *testing.T) {
 		}
 	}
 	causesBeforeEffects(t, out)
-	if retries := metric(t, out, "workqueue_retries_total"); retries < 3 {
-		t.Errorf("workqueue_retries_total=%d, want at least the 3 failures", retries)
+	// The workshop guide quotes it: the four injected failures (--fail's 3
+	// in step 7, then one more when flaky-web is deleted by hand), and one
+	// more per conflict.
+	if retries := metric(t, out, "workqueue_retries_total"); retries < 4 {
+		t.Errorf("workqueue_retries_total=%d, want at least the 4 injected failures", retries)
 	}
 	if depth := metric(t, out, "workqueue_depth"); depth != 0 {
 		t.Errorf("workqueue_depth=%d after the drain, want 0", depth)

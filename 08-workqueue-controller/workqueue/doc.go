@@ -18,7 +18,7 @@
 // NewNamedRateLimitingQueue, …) are left out: only client-go's own tests use
 // them, and proving-ground/conformance's adapter declares them for those.
 //
-// Deliberate differences (see docs/en/08-workqueue-controller.md,
+// Deliberate differences (see docs/en/08a-workqueue.md,
 // "Differences from client-go"):
 //   - Done of an item that is not being processed does nothing. client-go's
 //     pushes it again if it is waiting, so it sits in the queue twice and two

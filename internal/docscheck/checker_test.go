@@ -56,6 +56,9 @@ func TestCheckCitationCatchesMistakes(t *testing.T) {
 		{"dynamiclister.Lister.ByNamespace", false},
 		{"informers.sharedInformerFactory.InformerFor", true},
 		{"informers.sharedInformerFactory.ForResources", false},
+		{"gentype.Client.Watch", true}, // a method of a generic type
+		{"gentype.Client.Watches", false},
+		{"rest.Request.Timeout", true},
 		{"make run-stage 1", true},    // not a citation
 		{"listwatch.ListWatch", true}, // ours, not client-go's
 	} {

@@ -33,6 +33,7 @@ var packageDirs = map[string]citedPackage{
 	"informers":  {clientGoModule, "informers"},
 	"listers":    {clientGoModule, "listers"},
 	"rest":       {clientGoModule, "rest"},
+	"gentype":    {clientGoModule, "gentype"}, // the typed clientsets' generic client
 	"clientcmd":  {clientGoModule, "tools/clientcmd"},
 	"kubernetes": {clientGoModule, "kubernetes"},
 	"dynamic":    {clientGoModule, "dynamic"},

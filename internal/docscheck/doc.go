@@ -22,5 +22,10 @@
 //     `buffer.RingGrowing`, `meta.`, `sets.` or `labels.` (see packageDirs);
 //   - every name a stage file's header lists after the client-go file it
 //     mirrors ("Mirrors k8s.io/client-go v0.37.2 tools/cache/store.go:
-//     Store, NewStore") is declared in that file's package (mirrors.go).
+//     Store, NewStore") is declared in that file's package (mirrors.go);
+//   - every English stage chapter stays within a budget of words
+//     (budget_test.go), the proof living in docs/{en,zh}/proof/;
+//   - the performance chapter's tables are the ones docs/bench/scale.md
+//     holds, row for row, in both languages (benchtables_test.go): the
+//     report is the one copy, and make bench-scale rewrites the chapter's.
 package docscheck

@@ -1,7 +1,9 @@
 package docscheck
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -29,5 +31,41 @@ func TestRunStageRefusesWhatIsNoStage(t *testing.T) {
 	out, err := run()
 	if err != nil || !strings.Contains(out, "06-sharedinformer") {
 		t.Errorf("make run-stage: err=%v, output:\n%s\nwant the list of stages", err, out)
+	}
+}
+
+// TestMakeTestEndsWithTheConformanceTable keeps the workshop guide's
+// "Before the day" true: make test's last step runs client-go's tests
+// against ours (proving-ground/conformance), so its output ends with their
+// table, not with go test's ok lines.
+func TestMakeTestEndsWithTheConformanceTable(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(root, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, recipe, ok := strings.Cut(string(b), "\ntest: ")
+	if !ok {
+		t.Fatal("the Makefile has no test target")
+	}
+	var last string
+	for _, line := range strings.Split(recipe, "\n")[1:] {
+		if !strings.HasPrefix(line, "\t") {
+			break // the end of the recipe
+		}
+		if cmd := strings.TrimSpace(line); !strings.HasPrefix(cmd, "@#") && !strings.HasPrefix(cmd, "@echo") {
+			last = cmd
+		}
+	}
+	if !strings.Contains(last, "./proving-ground/conformance") {
+		t.Errorf("make test's last command is %q; the workshop guide says it ends with the conformance table", last)
+	}
+	for _, lang := range []string{"en", "zh"} {
+		guide, err := os.ReadFile(filepath.Join(root, "docs", lang, "workshop.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(guide), "go test took …") {
+			t.Errorf("docs/%s/workshop.md no longer says how make test ends (the conformance runner's last line, `go test took …`)", lang)
+		}
 	}
 }

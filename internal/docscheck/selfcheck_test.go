@@ -17,11 +17,13 @@ var (
 )
 
 // selfCheckPending names the chapters whose self-check is not written yet
-// (none now: stage 08's covers both its halves).
+// (none now: stage 08's two chapters, 08a and 08b, each have their own).
 var selfCheckPending = map[string]bool{}
 
 var (
-	stageChapter     = regexp.MustCompile(`^0[1-8]-[a-z-]+\.md$`)
+	// A stage's chapter: 01-listwatch.md, or one of a stage's parts,
+	// 08a-workqueue.md and 08b-controller.md.
+	stageChapter     = regexp.MustCompile(`^0[1-8][a-z]?-[a-z-]+\.md$`)
 	numberedQuestion = regexp.MustCompile(`(?m)^\*\*[1-5]\. `)
 )
 

@@ -13,20 +13,47 @@ import (
 )
 
 // exercise is one "break it" step of the workshop guide: a diff against a
-// file, and the test that must then fail.
-var exercise = regexp.MustCompile("(?s)(?:In|在) `([\\w./-]+\\.go)`[^`]*?\n```diff\n(.*?)```\n+```sh\ngo test (\\./[\\w./-]+) -run (\\w+)\n```")
+// file, the test that must then fail, and the paragraph after the command,
+// which says what fails.
+var exercise = regexp.MustCompile("(?s)(?:In|在) `([\\w./-]+\\.go)`[^`]*?\n```diff\n(.*?)```\n+```sh\ngo test (\\./[\\w./-]+) -run (\\w+)\n```\n+([^\n]+(?:\n[^\n]+)*)")
 
-// workshopExercise is what one match of exercise says.
+// workshopExercise is what one match of exercise says. failing is how many
+// of the test's subtests the guide says fail ("Three cases fail", "两个场景
+// 失败"), 0 when it names no number.
 type workshopExercise struct {
 	file, diff, pkg, test string
+	failing               int
+}
+
+// A count of failing cases, as the guide words it in each language: the
+// first number of the paragraph, before "cases", "scenarios" or "rules"
+// and a "fail".
+var (
+	claimedFailures = map[string]*regexp.Regexp{
+		"en": regexp.MustCompile(`(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten)\b[^.:]*?\b(?:cases|scenarios|rules)\b[^.:]*?\bfail`),
+		"zh": regexp.MustCompile(`([一两二三四五六七八九十])(?:个|条)[^。：]*?(?:用例|场景|规则)[^。：]*?失败`),
+	}
+	numberWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+		"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+)
+
+// claimedFailing is the number of failing cases a paragraph of the guide
+// states, or 0.
+func claimedFailing(lang, paragraph string) int {
+	m := claimedFailures[lang].FindStringSubmatch(paragraph)
+	if m == nil {
+		return 0
+	}
+	return numberWords[strings.ToLower(m[1])]
 }
 
 // workshopExercises reads the exercises of both languages' guides, each
-// distinct one once, in the order the English guide has them.
+// distinct one once, in the order the English guide has them. Where the
+// guide says how many cases fail, both languages must say the same.
 func workshopExercises(t *testing.T) []workshopExercise {
 	t.Helper()
 	var all []workshopExercise
-	seen := map[workshopExercise]bool{}
+	seen := map[workshopExercise]int{} // index in all
 	for _, lang := range []string{"en", "zh"} {
 		b, err := os.ReadFile(filepath.Join(root, "docs", lang, "workshop.md"))
 		if err != nil {
@@ -47,9 +74,16 @@ func workshopExercises(t *testing.T) []workshopExercise {
 		}
 		for _, m := range found {
 			ex := workshopExercise{file: m[1], diff: m[2], pkg: m[3], test: m[4]}
-			if !seen[ex] {
-				seen[ex] = true
+			claim := claimedFailing(lang, m[5])
+			i, ok := seen[ex]
+			if !ok {
+				seen[ex] = len(all)
+				ex.failing = claim
 				all = append(all, ex)
+				continue
+			}
+			if all[i].failing != claim {
+				t.Errorf("the workshop's exercise on %s (%s): the English guide says %d cases fail, docs/%s/workshop.md %d", ex.file, ex.test, all[i].failing, lang, claim)
 			}
 		}
 	}
@@ -117,8 +151,46 @@ func TestWorkshopExercisesBreakTheirTest(t *testing.T) {
 				t.Errorf("after the workshop's change to %s, go test %s -run %s still passes:\n%s", ex.file, ex.pkg, ex.test, out)
 			case !strings.Contains(string(out), "--- FAIL: "+ex.test):
 				t.Errorf("after the workshop's change to %s, go test %s -run %s failed without %s failing (a build error?):\n%s", ex.file, ex.pkg, ex.test, ex.test, out)
+			case ex.failing > 0:
+				if n := len(failedSubtests(string(out), ex.test)); n != ex.failing {
+					t.Errorf("after the workshop's change to %s, %d cases of %s fail (%q); the guide says %d", ex.file, n, ex.test, failedSubtests(string(out), ex.test), ex.failing)
+				}
 			}
 		})
+	}
+}
+
+// failedSubtests lists the direct subtests of test that go test reports
+// failed ("    --- FAIL: Test/name (0.00s)").
+func failedSubtests(out, test string) []string {
+	var names []string
+	for _, line := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(line, "    --- FAIL: "+test+"/"); ok {
+			name, _, _ := strings.Cut(rest, " (")
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+func TestClaimedFailing(t *testing.T) {
+	for _, tc := range []struct {
+		lang, text string
+		want       int
+	}{
+		{"en", "Two cases fail, among them \"resourceVersion and match are cleared\": the diff", 2},
+		{"en", "The three \"two deletions in a row become one\" rules fail: a watch", 3},
+		{"en", "Two scenarios fail. The diff shows", 2},
+		{"en", "The diff shows `SamePodCache: false`, and two handlers with no calls", 0},
+		{"en", "The random programs fail at the first `Add`", 0},
+		{"zh", "有两个用例失败，其中之一是", 2},
+		{"zh", "三条“two deletions in a row become one”规则会失败：watch", 3},
+		{"zh", "两个场景失败。diff 显示", 2},
+		{"zh", "diff 显示 `SamePodCache: false`，两部分的 Pod handler 一次调用都没收到", 0},
+	} {
+		if got := claimedFailing(tc.lang, tc.text); got != tc.want {
+			t.Errorf("claimedFailing(%s, %q) = %d, want %d", tc.lang, tc.text, got, tc.want)
+		}
 	}
 }
 
