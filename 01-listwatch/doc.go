@@ -23,4 +23,8 @@
 // Different on purpose: where client-go panics on a nil pointer, a ListWatch
 // with a missing function returns an error when that function is needed, and
 // a nil options modifier or field selector means "no filter".
+//
+// Size: about 166 lines of code (lines neither blank nor only a comment;
+// tests, demo and generated code left out), beside 256 in client-go
+// v0.37.2's tools/cache/listwatch.go and util/watchlist/watch_list.go.
 package listwatch

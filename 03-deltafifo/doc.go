@@ -46,4 +46,8 @@
 //     when queueing a Sync fails; client-go wraps the wrong (nil) variable.
 //   - Queue lists the five ReflectorStore methods itself instead of
 //     embedding a ReflectorStore interface, so stage 03 stands alone.
+//
+// Size: about 835 lines of code (lines neither blank nor only a comment;
+// tests, demo and generated code left out), beside 963 in client-go
+// v0.37.2's tools/cache/delta_fifo.go and tools/cache/the_real_fifo.go.
 package deltafifo

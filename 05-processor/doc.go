@@ -60,4 +60,9 @@
 //   - PendingNotifications, BufferCapacity and ResyncPeriod are ours, for the
 //     demo and tests; WithoutBuffer is a teaching switch (stage 06's
 //     --break=blocking-listener) that takes a listener's ring away.
+//
+// Size: about 729 lines of code (lines neither blank nor only a comment;
+// tests, demo and generated code left out), beside 972 in client-go
+// v0.37.2's tools/cache/shared_informer.go (whose informer half is stage
+// 06's) and tools/cache/synctrack/synctrack.go.
 package processor

@@ -56,5 +56,9 @@
 //     lister shim's Get returns a nil object with its error (client-go a
 //     non-nil interface holding nil).
 //
+// Size: about 259 lines of code (lines neither blank nor only a comment;
+// tests, demo and generated code left out), beside 292 in client-go
+// v0.37.2's informers/factory.go.
+//
 //go:generate go run ./gen -dir .
 package factory

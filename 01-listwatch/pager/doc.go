@@ -9,4 +9,8 @@
 // resourceVersion of the first page). If the snapshot is compacted away in
 // etcd before the last page, the server answers 410 Gone with reason Expired;
 // the pager then falls back to one full, unpaginated LIST.
+//
+// Size: about 171 lines of code (lines neither blank nor only a comment;
+// tests, demo and generated code left out), beside 182 in client-go
+// v0.37.2's tools/pager/pager.go.
 package pager

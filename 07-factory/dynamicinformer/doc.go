@@ -13,4 +13,8 @@
 // dynamic client makes every request fail with
 // internalinterfaces.ErrNilClient instead of crashing the reflector's
 // goroutine; the ListWatch is built by internalinterfaces.NewListWatch.
+//
+// Size: about 133 lines of code (lines neither blank nor only a comment;
+// tests, demo and generated code left out), beside 156 in client-go
+// v0.37.2's dynamic/dynamicinformer/informer.go.
 package dynamicinformer

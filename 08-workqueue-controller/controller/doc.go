@@ -62,4 +62,9 @@
 //     them and turns what passes through into the demo's timeline. Nothing
 //     in the controller knows it is watched, and watching changes neither
 //     what it does nor how concurrently.
+//
+// Size: about 381 lines of code (lines neither blank nor only a comment) in
+// controller.go, handlers.go, run.go and sync.go, beside 264 in
+// sample-controller v0.37.1's controller.go; informers.go, foo.go and
+// options.go stand for its main.go and its generated API.
 package controller

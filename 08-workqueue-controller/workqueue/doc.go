@@ -64,4 +64,9 @@
 //
 // Left out: ParallelizeUntil (util/workqueue/parallelizer.go), which is not a
 // queue. The controller that uses this queue is stage 08, part two.
+//
+// Size: about 845 lines of code (lines neither blank nor only a comment;
+// tests, demo and generated code left out), beside 909 in client-go
+// v0.37.2's util/workqueue: queue.go, delaying_queue.go,
+// rate_limiting_queue.go, default_rate_limiters.go and metrics.go.
 package workqueue
