@@ -34,7 +34,7 @@ import (
 
 // spec is one measurement, run in a process of its own (see heap.go).
 type spec struct {
-	Kind       string // "sync", "floor" or "steady"
+	Kind       string // "sync", "floor", "keep" or "steady"
 	Impl       string // "client-go", "ours" or "ours-deltafifo"
 	URL        string // the replay server, or empty with Kubeconfig
 	Kubeconfig string // the playground
@@ -171,7 +171,9 @@ func runChild(arg string) error {
 	case "sync":
 		r, err = measureSync(s, client)
 	case "floor":
-		r, err = measureFloor(s, client)
+		r, err = measureFloor(s, client, false)
+	case "keep":
+		r, err = measureFloor(s, client, true)
 	case "steady":
 		r, err = measureSteady(s, client)
 	default:
@@ -273,14 +275,43 @@ func startProfile(prefix string) (stop func() error, err error) {
 // else. For a LIST, one request decoded into a PodList; for a paged LIST,
 // client-go's pager over the same pages; for WatchList, the same stream
 // read until its bookmark, each pod kept in a slice.
-func measureFloor(s spec, client kubernetes.Interface) (result, error) {
+//
+// With keep, it also files every pod in a map by its key, as an informer's
+// cache does (the "decode and keep" floor): ours÷keep is then what the
+// informer costs beyond holding the objects it must hold, garbage
+// collection of that growing heap included.
+func measureFloor(s spec, client kubernetes.Interface, keep bool) (result, error) {
 	return measured(s.N, "", func() (any, error) {
 		pods, err := floorRead(s, client)
 		if err == nil && floorLen(pods) != s.N {
 			err = fmt.Errorf("the floor read %d pods, want %d", floorLen(pods), s.N)
 		}
-		return pods, err
+		if err != nil || !keep {
+			return pods, err
+		}
+		return keyed(pods), nil
 	})
+}
+
+// keyed files each pod under "namespace/name".
+func keyed(pods any) map[string]apiruntime.Object {
+	out := map[string]apiruntime.Object{}
+	add := func(obj apiruntime.Object) {
+		if m, err := meta.Accessor(obj); err == nil {
+			out[m.GetNamespace()+"/"+m.GetName()] = obj
+		}
+	}
+	switch p := pods.(type) {
+	case *corev1.PodList:
+		for i := range p.Items {
+			add(&p.Items[i])
+		}
+	case []apiruntime.Object:
+		for _, obj := range p {
+			add(obj)
+		}
+	}
+	return out
 }
 
 func floorLen(pods any) int {

@@ -177,7 +177,8 @@ func (b *bench) syncRuns(pods []corev1.Pod, enc replay.Encoding) error {
 			}
 			specs = append(specs, spec{Kind: "sync", Impl: impl, URL: url, Encoding: enc, Mode: mode, N: n})
 		}
-		specs = append(specs, spec{Kind: "floor", Impl: "floor", URL: url, Encoding: enc, Mode: mode, N: n})
+		specs = append(specs, spec{Kind: "floor", Impl: "floor", URL: url, Encoding: enc, Mode: mode, N: n},
+			spec{Kind: "keep", Impl: "keep", URL: url, Encoding: enc, Mode: mode, N: n})
 	}
 	if enc == replay.JSON && (b.only == "" || b.only == "json/watchlist") {
 		for _, impl := range impls[:2] {

@@ -18,7 +18,7 @@ import (
 const playgroundVersion = playground.KubernetesVersion
 
 // playgroundRuns is the check on the real thing: n of the replay's pods
-// created on a playground, then client-go's informer, ours and the floor
+// created on a playground, then client-go's informer, ours and the decode-and-keep floor
 // sync from its apiserver (watch cache on, as on a real cluster), by
 // WatchList and by LIST, in JSON.
 func (b *bench) playgroundRuns(n int) error {
@@ -46,7 +46,7 @@ func (b *bench) playgroundRuns(n int) error {
 		for _, impl := range impls[:2] {
 			specs = append(specs, spec{Kind: "sync", Impl: impl, Kubeconfig: c.Kubeconfig, Encoding: replay.JSON, Mode: mode, N: n})
 		}
-		specs = append(specs, spec{Kind: "floor", Impl: "floor", Kubeconfig: c.Kubeconfig, Encoding: replay.JSON, Mode: mode, N: n})
+		specs = append(specs, spec{Kind: "keep", Impl: "keep", Kubeconfig: c.Kubeconfig, Encoding: replay.JSON, Mode: mode, N: n})
 	}
 	return b.repeat("playground", specs)
 }
