@@ -1,5 +1,5 @@
 // Not a mirror of client-go: how each row of stage 06's demo moves tokens.
-// The layers are the Observer's (06-sharedinformer/observe.go), plus the
+// The layers are the Observer's (06-sharedinformer/observe), plus the
 // demo's own rows: "demo" (its writes and the partition), "http" (the
 // informer's requests), "watch" (a watch's ERROR event) and "synced".
 

@@ -1,6 +1,6 @@
 // Not a mirror of client-go: how each row of stage 08's demo moves tokens.
 // The layers are the controller's Step layers
-// (08-workqueue-controller/controller/observe.go: handler, workqueue,
+// (08-workqueue-controller/observe: handler, workqueue,
 // worker, lister, write, controller) and the demo's own ("demo", its writes
 // by hand, and "standin", kube-controller-manager's part on the
 // playground). A token is one mark of a key in the workqueue: the queue's
