@@ -235,9 +235,9 @@ func TestNilIndexFuncInTheIndexersIsAnErrorOnEveryWrite(t *testing.T) {
 	}
 	for _, w := range writes {
 		name, write := w.name, w.write
-		err, panicked := func() (err error, panicked any) {
+		panicked, err := func() (panicked any, err error) {
 			defer func() { panicked = recover() }()
-			return write(), nil
+			return nil, write()
 		}()
 		if panicked != nil {
 			t.Errorf("%s on an indexer with a nil IndexFunc panicked (%v), want an error naming the index", name, panicked)
