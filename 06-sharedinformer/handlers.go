@@ -84,6 +84,8 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 // missed (whatever was processed is in the cache) and nothing is repeated
 // (whatever is not processed yet will come as a notification). The replay
 // comes from the cache, not the queue: the queue holds changes, not state.
+//
+//lab:06
 func (s *sharedIndexInformer) joinLate(listener *processor.ProcessorListener, handler ResourceEventHandler, name string) (ResourceEventHandlerRegistration, error) {
 	s.blockDeltas.Lock()
 	defer s.blockDeltas.Unlock()
