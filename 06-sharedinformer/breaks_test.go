@@ -226,7 +226,7 @@ func TestNoTombstonesLeavesAGhostInTheHandlersView(t *testing.T) {
 	}
 	ghost := outcome{Cache: []string{"ns/web-1", "ns/web-2"}, HandlerView: []string{"ns/web-1", "ns/web-2", "ns/web-3"}}
 	if diff := cmp.Diff(ghost, broken); diff != "" {
-		t.Errorf("with NoTombstones, want web-3 gone from the cache and a ghost in the handler's view (-want +ours, NoTombstones):\n%s", diff)
+		t.Errorf("with NoTombstones (OnDelete drops each DeletedFinalStateUnknown it is given), want web-3 gone from the cache and a ghost in the handler's view (-want +ours, NoTombstones):\n%s", diff)
 	}
 }
 

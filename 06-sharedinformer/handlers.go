@@ -25,21 +25,9 @@ func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEv
 
 // AddEventHandlerWithOptions registers handler: stage 05 builds it a
 // listener (its goroutines, its ring, its resync period, its HasSynced),
-// and the processor adds it to the fan-out.
-//
-// Before Run that is all: the handler will see the initial list like
-// everyone. After Run, the handler joins late, and must be told what the
-// cache already holds. So, holding blockDeltas (no item is being processed,
-// so the cache and the notifications already distributed agree), the
-// listener is added and then given one add (isInInitialList=true) per
-// cached object, before any later notification can reach it; and only then
-// does it watch the informer's HasSynced (stage 05's AddLateListener and
-// StartWatchSynced: client-go's processor may start that watch in the
-// middle of the replay, when its goroutine starts the listeners late; see
-// AddLateListener). Nothing is
-// missed (whatever was processed is in the cache) and nothing is repeated
-// (whatever is not processed yet will come as a notification). The replay
-// comes from the cache, not the queue: the queue holds changes, not state.
+// and the processor adds it to the fan-out. Before Run that is all: the
+// handler will see the initial list like everyone. After Run, the handler
+// joins late, and must be told what the cache already holds: joinLate.
 //
 // After the informer stopped, handlers are refused, as in client-go.
 func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error) {
@@ -79,6 +67,26 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 		return handle, err
 	}
 
+	return s.joinLate(listener, handler, name)
+}
+
+// joinLate adds the listener of a handler added after Run (handler, with
+// its HandlerOptions.Name) and gives it the state it missed. (client-go
+// writes this inline, at the end of AddEventHandlerWithOptions.)
+//
+// Holding blockDeltas (no item is being processed, so the cache and the
+// notifications already distributed agree), the listener is added and then
+// given one add (isInInitialList=true) per cached object, before any later
+// notification can reach it; and only then does it watch the informer's
+// HasSynced (stage 05's AddLateListener and StartWatchSynced: client-go's
+// processor may start that watch in the middle of the replay, when its
+// goroutine starts the listeners late; see AddLateListener). Nothing is
+// missed (whatever was processed is in the cache) and nothing is repeated
+// (whatever is not processed yet will come as a notification). The replay
+// comes from the cache, not the queue: the queue holds changes, not state.
+//
+//lab:06
+func (s *sharedIndexInformer) joinLate(listener *processor.ProcessorListener, handler ResourceEventHandler, name string) (ResourceEventHandlerRegistration, error) {
 	s.blockDeltas.Lock()
 	defer s.blockDeltas.Unlock()
 	handle, err := s.processor.AddLateListener(listener)

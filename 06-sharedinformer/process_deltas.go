@@ -25,6 +25,8 @@ import (
 //
 // The cache is always written before the handler hears of it, so a handler
 // that reads the cache sees at least the state it is told about.
+//
+//lab:06
 func processDeltas(handler processor.ResourceEventHandler, clientState indexer.Store, deltas deltafifo.Deltas, isInInitialList bool, keyFunc deltafifo.KeyFunc) error {
 	for _, d := range deltas {
 		obj := d.Object
@@ -91,6 +93,8 @@ func processDeltas(handler processor.ResourceEventHandler, clientState indexer.S
 // The cache is replaced in one step first, so every handler call that
 // follows sees the relisted state; then the handlers hear the deletions,
 // then the adds and updates, in list order.
+//
+//lab:06
 func processReplacedAllInfo(handler processor.ResourceEventHandler, info deltafifo.ReplacedAllInfo, clientState indexer.Store, isInInitialList bool, keyFunc deltafifo.KeyFunc) error {
 	type replacement struct{ oldObj, newObj interface{} }
 	var deletions []deltafifo.DeletedFinalStateUnknown

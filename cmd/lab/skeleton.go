@@ -247,10 +247,12 @@ func stubBody(lab int, name, todo string, fd *ast.FuncDecl) string {
 	return b.String()
 }
 
-// interfaceTypes are other packages' interface types that marked functions
-// return. The parser alone cannot tell an interface from a struct; a stub
-// reads better returning nil than *new(runtime.Object).
-var interfaceTypes = map[string]bool{"runtime.Object": true, "watch.Interface": true, "informer.SharedIndexInformer": true}
+// interfaceTypes are the interface types that marked functions return,
+// other packages' and the stage's own. The parser alone cannot tell an
+// interface from a struct; a stub reads better returning nil than
+// *new(runtime.Object).
+var interfaceTypes = map[string]bool{"runtime.Object": true, "watch.Interface": true, "informer.SharedIndexInformer": true,
+	"ResourceEventHandlerRegistration": true}
 
 // zeroValue writes the zero value of a result type as Go source.
 func zeroValue(t ast.Expr) string {
@@ -265,6 +267,9 @@ func zeroValue(t ast.Expr) string {
 		}
 		return "nil"
 	case *ast.Ident:
+		if interfaceTypes[x.Name] {
+			return "nil"
+		}
 		switch x.Name {
 		case "error", "any":
 			return "nil"
