@@ -61,7 +61,12 @@ func (g *grade) passed(l *Lab) bool {
 // (make test grades skeletons and wrong answers that way, without writing
 // them into the tree), and returns the outcome and go test's raw output.
 func runChecks(root string, l *Lab, overlay string, extra ...string) (*grade, string, error) {
-	args := append(append([]string{"test", "-json", "-timeout", l.Timeout}, l.goTestArgs()...), extra...)
+	return runChecksWith(root, l, l.Flags, overlay, extra...)
+}
+
+// runChecksWith is runChecks with flags in place of the lab's own.
+func runChecksWith(root string, l *Lab, flags []string, overlay string, extra ...string) (*grade, string, error) {
+	args := append(append([]string{"test", "-json", "-timeout", l.Timeout}, l.goTestArgsWith(flags)...), extra...)
 	if overlay != "" {
 		args = append(args, "-overlay", overlay)
 	}

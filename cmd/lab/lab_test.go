@@ -52,7 +52,12 @@ func TestLabs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g, out, err := runChecks(root, l, overlayFor(t, skeleton))
+			// The skeleton and the wrong answers are checked without the
+			// lab's flags (-race costs a minute of builds), but for a wrong
+			// answer that says it needs them ("//lab:flags -race"): each
+			// fails without them, and -race only adds failures. The
+			// solution is checked as the learner's code is.
+			g, out, err := runChecksWith(root, l, nil, overlayFor(t, skeleton))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +85,7 @@ func TestLabs(t *testing.T) {
 					t.Fatal(err)
 				}
 				// -failfast: a wrong answer only has to fail once.
-				g, out, err := runChecks(root, l, overlayFor(t, wrong), "-failfast")
+				g, out, err := runChecksWith(root, l, fixtureFlags(t, fx), overlayFor(t, wrong), "-failfast")
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -113,4 +118,20 @@ func twoDigits(n int) string {
 		return "0" + string(rune('0'+n))
 	}
 	return string(rune('0'+n/10)) + string(rune('0'+n%10))
+}
+
+// fixtureFlags are the go test flags a wrong answer asks to be checked
+// with, on a line "//lab:flags -race" of its own.
+func fixtureFlags(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "//lab:flags "); ok {
+			return strings.Fields(rest)
+		}
+	}
+	return nil
 }

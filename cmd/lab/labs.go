@@ -98,7 +98,12 @@ func (l *Lab) files(root string) ([]string, error) {
 // goTestArgs are go test's arguments for a check, but for -json, -timeout,
 // an overlay and the packages.
 func (l *Lab) goTestArgs() []string {
-	return slices.Concat([]string{"-count=1"}, l.Flags, []string{"-run", l.runPattern()})
+	return l.goTestArgsWith(l.Flags)
+}
+
+// goTestArgsWith is goTestArgs with other flags than the lab's.
+func (l *Lab) goTestArgsWith(flags []string) []string {
+	return slices.Concat([]string{"-count=1"}, flags, []string{"-run", l.runPattern()})
 }
 
 // runPattern is the -run pattern that selects exactly the graded tests.

@@ -4,6 +4,9 @@
 // lock. Called from one goroutine it is right; when two parts of a program
 // ask at once, both may find no informer, build one each, and write the map
 // together (a data race; sometimes the runtime's "concurrent map writes").
+// Only the race detector sees it reliably:
+//
+//lab:flags -race
 
 package factory
 
