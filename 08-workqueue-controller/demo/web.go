@@ -103,7 +103,7 @@ func startWeb(s *script) (*web, error) {
 		return nil, err
 	}
 	w.srv = srv
-	s.tl.NoteEN("Web view: %s (open it in a browser; its buttons act once the story is over)", srv.URL())
+	s.tl.Note(sayWebView, srv.URL())
 	return w, nil
 }
 
@@ -125,11 +125,9 @@ func (w *web) addButtons() {
 // --cleanup still need: they get one of their own, bounded.
 func (w *web) stayUpThenStop() error {
 	s := w.s
-	s.tl.StepEN("The page's turn",
-		"The controller keeps running: the page's buttons create, scale and delete Foos, delete a",
-		"Deployment behind its back, and make a reconcile fail. Press Ctrl-C to shut it down.")
+	s.tl.Step(sayPageTitle, sayPageWhy)
 	w.buttons.Open()
-	s.tl.NoteEN("--web: the controller keeps running and the page's buttons act, until you press Ctrl-C: %s", w.srv.URL())
+	s.tl.Note(sayWebStaysUp, w.srv.URL())
 	// Ctrl-C ends the controller's context too (it is derived from the
 	// demo's): its rows say it is draining before this code runs.
 	<-s.env.Ctx.Done()
@@ -151,7 +149,7 @@ func (w *web) close() {
 		w.stopAfter()
 	}
 	if err := w.srv.Close(); err != nil {
-		w.s.tl.NoteEN("web view: %v", err)
+		w.s.tl.Note(sayWebError, err)
 	}
 }
 
