@@ -76,7 +76,7 @@ run-stage:
 ifeq ($(STAGE),)
 	@echo "Stages (make run-stage N):"
 	@$(foreach s,$(STAGES),printf '  %s  %-26s %-13s %s\n' $(s) $(STAGE_DIR_$(s)) "$(if $(wildcard $(STAGE_DIR_$(s))/demo/main.go),ready,not built yet)" "$(STAGE_WHAT_$(s))";)
-	@echo "Pass demo flags with ARGS, e.g. make run-stage 1 ARGS=--wait"
+	@echo "Pass demo flags with ARGS, e.g. make run-stage 1 ARGS=--wait, or ARGS=--lang=zh for Chinese narration (the locale decides by default)"
 else
 	@mkdir -p .bin
 	@echo "Compiling the stage $(STAGE) demo…"

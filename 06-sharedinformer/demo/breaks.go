@@ -19,6 +19,7 @@ import (
 	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/06-sharedinformer/observe"
 	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/lang"
 )
 
 // breakFlag is --break: the name of one informer.Breaks switch, or "help".
@@ -28,13 +29,17 @@ var breakFlag string
 // the demo answers before it starts a playground.
 func breakHelpAsked(args []string) bool { return demo.FlagAsks(args, "break", "help") }
 
-// printBreaks lists the switches, and how to run each.
-func printBreaks(w io.Writer) {
-	fmt.Fprintln(w, "What breaks without it: each switch takes one mechanism away from our informer (never by default).")
+// printBreaks lists the switches, and how to run each, in language l.
+func printBreaks(w io.Writer, l string) {
+	fmt.Fprintln(w, sayBreaksIntro.In(l))
 	for _, b := range informer.AllBreaks {
-		fmt.Fprintf(w, "  make run-stage 6 ARGS=--break=%-18s %s\n", b.Name, b.What)
+		what := b.What // a switch not yet said in both languages: a test fails
+		if t, ok := sayBreakWhat[b.Name]; ok {
+			what = t.In(l)
+		}
+		fmt.Fprintf(w, "  make run-stage 6 ARGS=--break=%-18s %s\n", b.Name, what)
 	}
-	fmt.Fprintln(w, "Run the demo without --break to see the same steps with the mechanism in place.")
+	fmt.Fprintln(w, sayBreaksOutro.In(l))
 }
 
 // view is what the audit handler built from its own calls, key → rv: the
@@ -115,7 +120,7 @@ func (s *script) showView(cache []string) {
 	poll(s.env.Ctx, 5*time.Second, func() bool { return s.audit.calls() >= begun })
 	got := s.audit.names()
 	if slices.Equal(got, cache) {
-		s.tl.NoteEN("audit's own view, built from its calls alone: the same pods.")
+		s.tl.Note(saySameView)
 		return
 	}
 	var ghosts []string
@@ -124,7 +129,7 @@ func (s *script) showView(cache []string) {
 			ghosts = append(ghosts, n)
 		}
 	}
-	s.tl.NoteEN("audit's own view, built from its calls alone: %v; ghosts (never deleted there): %v", got, ghosts)
+	s.tl.Note(sayGhosts, got, ghosts)
 }
 
 // missedDeleteWithoutTombstones ends missedDelete under --break=tombstones:
@@ -148,9 +153,7 @@ func (s *script) missedDeleteWithoutTombstones(mark int) error {
 		return err
 	}
 	s.showView(s.showCache())
-	s.tl.NoteEN("--break=tombstones: the relist took web-3 out of the cache, and no handler was told. What a")
-	s.tl.NoteEN("handler built from its calls keeps web-3 for good: a controller would never clean up after it.")
-	s.tl.NoteEN("client-go calls OnDelete with a DeletedFinalStateUnknown for it (processReplacedAllInfo).")
+	s.tl.Note(sayNoTombstone)
 	return nil
 }
 
@@ -158,15 +161,11 @@ func (s *script) missedDeleteWithoutTombstones(mark int) error {
 // four pods while it is stuck, and shows who else waits for it.
 func (s *script) stalledHandler() error {
 	blocking := s.breaks.BlockingListeners
-	why := []string{
-		"A handler named slow stops on burst-1's add, as one calling a server that does not answer would,",
-		"and four pods are created meanwhile. Each listener parks what its handler is not ready for in a",
-		"ring of its own (stage 05), so audit, metrics and the cache should keep up: only slow waits.",
-	}
+	why := []lang.Text{sayStallWhy}
 	if blocking {
-		why = append(why, "--break=blocking-listener: the rings are gone. Watch who waits now.")
+		why = append(why, sayStallBreak)
 	}
-	s.tl.StepEN("A handler that stalls", why...)
+	s.tl.Step(sayStallTitle, why...)
 	release := make(chan struct{})
 	var once sync.Once
 	unblock := func() { once.Do(func() { close(release) }) }
@@ -197,7 +196,7 @@ func (s *script) stalledHandler() error {
 		if err := s.trail.waitFor(s.env.Ctx, mark, "burst-4's add at audit", heard); err != nil {
 			return err
 		}
-		s.tl.NoteEN("audit has heard of all four pods while slow is stuck; slow's ring holds %d of them.", settledPending(s.env.Ctx, reg, 2))
+		s.tl.Note(sayHeardAll, settledPending(s.env.Ctx, reg, 2))
 	} else {
 		// Without the rings audit never hears of burst-4 while slow is
 		// stuck; with them it took milliseconds. Five seconds make the point.
@@ -208,8 +207,7 @@ func (s *script) stalledHandler() error {
 			return fmt.Errorf("--break=blocking-listener: audit was to wait for slow, and: %v", err)
 		}
 		s.tl.Event("demo", "WAITED", "5s", "audit has not heard of burst-4: the distributor waits for slow")
-		s.tl.NoteEN("audit heard of: %v. processLoop is stuck handing a pod to slow, so the cache and every", s.trail.addsSince(mark, "audit"))
-		s.tl.NoteEN("handler wait with it, and the watch's new events pile up in the queue behind it.")
+		s.tl.Note(sayHeardOf, s.trail.addsSince(mark, "audit"))
 	}
 	s.showCache()
 
@@ -224,7 +222,7 @@ func (s *script) stalledHandler() error {
 	if !poll(s.env.Ctx, 30*time.Second, func() bool { return s.audit.has("burst-4") }) {
 		return fmt.Errorf("waited 30s for burst-4 in audit's view")
 	}
-	s.tl.NoteEN("slow has caught up; nothing was lost either way, only delayed.")
+	s.tl.Note(sayCaughtUp)
 	s.showView(s.showCache())
 	return nil
 }

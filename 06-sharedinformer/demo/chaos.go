@@ -14,6 +14,7 @@ import (
 
 	"informer-from-scratch/06-sharedinformer/observe"
 	"informer-from-scratch/internal/faultproxy"
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/reqlog"
 )
 
@@ -31,7 +32,7 @@ type faults struct {
 // and returns the informer's client, going through it.
 func (s *script) startProxy() (kubernetes.Interface, error) {
 	if !s.env.OnPlayground() {
-		return nil, fmt.Errorf("--chaos needs the playground: it restarts the apiserver")
+		return nil, lang.Errorf(sayChaosNeedsPlayground)
 	}
 	s.faults = &faults{}
 	proxy, err := faultproxy.Start(s.env.Cluster.RESTConfig(), faultproxy.Options{Seed: 6, OnFault: func(f faultproxy.Fault) {
@@ -41,7 +42,7 @@ func (s *script) startProxy() (kubernetes.Interface, error) {
 		return nil, err
 	}
 	s.faults.proxy = proxy
-	s.tl.NoteEN("--chaos: the informer talks to a fault-injecting proxy at %s, which forwards to the apiserver.", proxy.URL)
+	s.tl.Note(sayChaosProxy, proxy.URL)
 	return s.env.TimelineClientFor(proxy.RESTConfig(), func(r reqlog.Request) {
 		s.faults.mu.Lock()
 		s.faults.reqs = append(s.faults.reqs, r)
@@ -53,11 +54,7 @@ func (s *script) startProxy() (kubernetes.Interface, error) {
 func (s *script) chaos() error {
 	defer s.faults.proxy.Close()
 
-	s.tl.StepEN("Chaos 1: the watch connection is cut mid-stream",
-		"A change arrives on the watch; then the proxy aborts the connection. The reflector's watch",
-		"ends with an unexpected EOF, and it watches again from the last resourceVersion it saw: no",
-		"relist, since nothing was lost and the server still has that history. (A watch cut within a",
-		"second of its start with no event on it is a \"very short watch\": an error, and a relist.)")
+	s.tl.Step(sayChaos1Title, sayChaos1Why)
 	for _, change := range []string{"before the cut", "after the cut"} {
 		mark, reqs := s.trail.mark(), s.requests()
 		if err := s.label("web-1"); err != nil {
@@ -77,10 +74,7 @@ func (s *script) chaos() error {
 		}
 	}
 
-	s.tl.StepEN("Chaos 2: the watch ends with 410 Gone",
-		"The proxy sends an ERROR event, 410 Expired, as the apiserver does when the resourceVersion",
-		"a watch asks for is compacted away. The reflector cannot resume: it lists again, and the",
-		"queue's Replace tells every handler what changed (here: nothing, so updates with the same rv).")
+	s.tl.Step(sayChaos2Title, sayChaos2Why)
 	mark := s.trail.mark()
 	if err := s.faults.proxy.Inject(faultproxy.Gone); err != nil {
 		return err
@@ -93,10 +87,7 @@ func (s *script) chaos() error {
 	// this step's heading rather than the next one's.
 	s.trail.settle(s.env.Ctx, 300*time.Millisecond)
 
-	s.tl.StepEN("Chaos 3: the apiserver restarts (etcd keeps its data)",
-		"The watch ends when the apiserver stops; while it is down (the proxy with it) connections",
-		"are refused and the reflector backs off. Once it is back, the reflector watches again from",
-		"its resourceVersion: etcd kept the history, so no relist. A pod created after it arrives.")
+	s.tl.Step(sayChaos3Title, sayChaos3Why)
 	// A change first: a watch that ends within a second of its start with
 	// no event on it would be a "very short watch", and relist.
 	mark = s.trail.mark()
@@ -133,7 +124,7 @@ func (s *script) chaos() error {
 		return err
 	}
 	st := s.faults.proxy.Stats()
-	s.tl.NoteEN("The proxy: %d requests; faults: %v.", st.Requests, st.Faults)
+	s.tl.Note(sayProxyStats, st.Requests, st.Faults)
 	s.showCache()
 	return nil
 }

@@ -4,28 +4,29 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-
 	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/internal/lang"
 )
 
 // checkFlags refuses a flag value the script cannot use, or flags that
 // would show nothing together, before the playground starts: on a first
 // run that is minutes of building before the learner would hear of it.
-// --break's name is checked as it is parsed (main.go).
+// Its errors are said in the learner's language (lang.Errorf).
 func checkFlags(realCluster bool) error {
 	if _, err := parseQueue(queueFlag); err != nil {
 		return err
 	}
+	if _, err := informer.ParseBreak(breakFlag); err != nil {
+		return lang.Errorf(sayNoBreak, breakFlag) // --break=help is answered before Main
+	}
 	if chaosFlag && realCluster {
-		return errors.New("--chaos needs the playground: it restarts the apiserver")
+		return lang.Errorf(sayChaosNeedsPlayground)
 	}
 	if breakFlag != "" && realCluster {
-		return fmt.Errorf("--break=%s needs the playground: the steps that show it write, and on a real cluster the demo only reads", breakFlag)
+		return lang.Errorf(sayBreakNeedsPlayground, breakFlag)
 	}
 	if breakFlag == "blocking-listener" && chaosFlag {
-		return errors.New("--break=blocking-listener shows in the last step, which --chaos skips")
+		return lang.Errorf(sayBlockingWithChaos)
 	}
 	return webOpts.Check()
 }
@@ -38,5 +39,5 @@ func parseQueue(name string) (informer.QueueKind, error) {
 	case "deltafifo":
 		return informer.QueueDeltaFIFO, nil
 	}
-	return 0, fmt.Errorf("--queue=%s: the queues are realfifo and deltafifo", name)
+	return 0, lang.Errorf(sayBadQueue, name)
 }

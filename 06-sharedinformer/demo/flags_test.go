@@ -34,6 +34,10 @@ func TestBadFlagsAreRefusedBeforeAnythingStarts(t *testing.T) {
 		{[]string{"--web", "--addr=0.0.0.0:8006"}, false, "--addr=0.0.0.0:8006: the page must listen on loopback"},
 		{[]string{"--web", "--addr=" + taken.Addr().String()}, false, "--addr=" + taken.Addr().String() + ": listen tcp"},
 		{[]string{"--addr=127.0.0.1:8006"}, false, "--addr=127.0.0.1:8006 is where the page listens: it needs --web"},
+		// In the learner's language, the demo's own refusals and the web view's.
+		{[]string{"--lang=zh", "--queue=fifo"}, true, "错误：--queue=fifo：队列只有 realfifo 和 deltafifo 两种\n"},
+		{[]string{"--lang=zh", "--break=nonsense"}, false, `错误：没有叫 "nonsense" 的开关（--break=help 会列出全部）`},
+		{[]string{"--lang=zh", "--web", "--addr=0.0.0.0:8006"}, false, "错误：--addr=0.0.0.0:8006：页面只能监听回环地址"},
 	} {
 		name := strings.Join(tc.args, " ")
 		if tc.realCluster {

@@ -31,25 +31,22 @@ var options = demo.Options{
 	// Without the watch cache, etcd's compaction reaches the watch: the
 	// forced relist meets a real 410.
 	Playground: playground.Options{DisableWatchCache: true},
-	Flags: func(fs *flag.FlagSet) {
-		fs.StringVar(&queueFlag, "queue", "realfifo", "the informer's queue: realfifo (client-go v0.37's) or deltafifo (the classic one)")
+	Flags: func(fs *flag.FlagSet, l string) {
+		fs.StringVar(&queueFlag, "queue", "realfifo", sayQueueFlag.In(l))
 		breakFlag = "" // a test may run the demo again in the same process
-		fs.Func("break", "take one mechanism away from the informer to see what breaks: tombstones, blocking-listener (help: what each does)", func(v string) error {
-			if _, err := informer.ParseBreak(v); err != nil && v != "help" {
-				return err // before the playground starts
-			}
-			breakFlag = v
+		fs.Func("break", sayBreakFlag.In(l), func(v string) error {
+			breakFlag = v // checkFlags checks the name, in the learner's language
 			return nil
 		})
-		fs.BoolVar(&chaosFlag, "chaos", false, "put a fault-injecting proxy before the informer, and end with a cut watch, a 410 Gone and an apiserver restart")
-		webFlags(fs)
+		fs.BoolVar(&chaosFlag, "chaos", false, sayChaosFlag.In(l))
+		webFlags(fs, l)
 	},
 	CheckFlags: checkFlags, // flags.go: every value, before the playground starts
 }
 
 func main() {
 	if breakHelpAsked(os.Args[1:]) { // no playground needed to print a list
-		printBreaks(os.Stdout)
+		printBreaks(os.Stdout, demo.LanguageOf(os.Args[1:]))
 		return
 	}
 	demo.Main(options, run)

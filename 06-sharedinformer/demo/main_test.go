@@ -7,19 +7,26 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/internal/demo/demotest"
+	"informer-from-scratch/internal/lang"
 )
 
 // TestDemoRunsToCompletion runs the whole demo on a playground, as `make
 // run-stage 6` does, with each queue, and checks it exits 0 having shown
-// every layer of every step.
+// every layer of every step. The run with the RealFIFO narrates in English
+// and holds back every write's answer: each write must be printed before
+// the rows of the watch events it caused (its creates and its label place
+// nine resourceVersions at least). The run with the DeltaFIFO narrates in
+// Chinese: every step and note in Chinese, the rows the same.
 func TestDemoRunsToCompletion(t *testing.T) {
 	for _, tc := range []struct {
 		queue string
+		lang  string
 		// rows are regular expressions that must match, in this order.
 		rows []string
 	}{
-		{"realfifo", []string{
+		{"realfifo", lang.EN, []string{
 			// The initial list: one Replace, one ReplacedAll, one cache Replace.
 			`reflector +Replace +3 pods`, `queue +ReplacedAll 3 pods .*isInInitialList=true`, `indexer +Replace +3 pods`,
 			// web-4, created, through every layer.
@@ -32,7 +39,7 @@ func TestDemoRunsToCompletion(t *testing.T) {
 			`processor +delete +stage06/web-3 .*DeletedFinalStateUnknown`,
 			`handler +OnDelete +stage06/web-3 +late: .*DeletedFinalStateUnknown`,
 		}},
-		{"deltafifo", []string{
+		{"deltafifo", lang.ZH, []string{
 			// The initial list: one Replaced item per pod.
 			`reflector +Replace +3 pods`, `queue +Replaced +stage06/web-1 .*isInInitialList=true`, `indexer +Add +stage06/web-1`,
 			`reflector +Add +stage06/web-4`, `queue +Added +stage06/web-4`, `indexer +Add +stage06/web-4`,
@@ -43,16 +50,27 @@ func TestDemoRunsToCompletion(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.queue, func(t *testing.T) {
-			out := demotest.RunWithArgs(t, options, []string{"--queue=" + tc.queue}, run,
-				"queue: "+tc.queue,
-				"late's typed DeleteFunc: key=stage06/web-3, tombstone=true",
+			l := tc.lang
+			cache, held, _ := strings.Cut(sayCache.In(l), "%v")
+			want := []string{
+				sayBuildTitle.Format(tc.queue).In(l),
+				sayLateDelete.Format("stage06/web-3", true).In(l),
 				// The mechanisms the --break switches take away, in place.
-				"audit's own view, built from its calls alone: the same pods.",
-				"audit has heard of all four pods while slow is stuck; slow's ring holds 2 of them.",
-				"Cache: [web-1@",
-				"managedFields entries held: 0",
+				saySameView.In(l),
+				sayHeardAll.Format(2).In(l),
+				cache + "[web-1@",
+				strings.ReplaceAll(held, "%d", "0"), // managedFields entries held: 0
 				"STOPPED   RunWithContext returned        IsStopped()=true",
-			)
+			}
+			args := []string{"--queue=" + tc.queue, "--lang=" + l}
+			var out string
+			if l == lang.EN {
+				out = demotest.RunCausalWithArgs(t, options, args, run, 9, want...)
+			} else {
+				tr := demotest.RunTranscript(t, options, args, run, want...)
+				demotest.NarratesInChinese(t, tr)
+				out = tr.Out
+			}
 			rest := out
 			for _, row := range tc.rows {
 				loc := regexp.MustCompile(row).FindStringIndex(rest)
@@ -147,11 +165,26 @@ func TestBreakHelpListsEverySwitch(t *testing.T) {
 	if !breakHelpAsked([]string{"--break=help"}) || !breakHelpAsked([]string{"-break", "help"}) || breakHelpAsked([]string{"--break=tombstones"}) {
 		t.Error("breakHelpAsked misreads its arguments")
 	}
-	var b strings.Builder
-	printBreaks(&b)
-	for _, name := range []string{"--break=tombstones", "--break=blocking-listener"} {
-		if !strings.Contains(b.String(), name) {
-			t.Errorf("--break=help does not list %s:\n%s", name, b.String())
+	for _, l := range []string{lang.EN, lang.ZH} {
+		var b strings.Builder
+		printBreaks(&b, l)
+		for _, name := range []string{"--break=tombstones", "--break=blocking-listener"} {
+			if !strings.Contains(b.String(), name) {
+				t.Errorf("--break=help does not list %s:\n%s", name, b.String())
+			}
 		}
+		if !strings.Contains(b.String(), sayBreaksIntro.In(l)) {
+			t.Errorf("--lang=%s --break=help is not in its language:\n%s", l, b.String())
+		}
+	}
+	// Each switch is said in both languages, the English as the informer
+	// says it.
+	for _, b := range informer.AllBreaks {
+		if what, ok := sayBreakWhat[b.Name]; !ok || what.EN != b.What {
+			t.Errorf("--break=%s: narration.go says %q; want the informer's %q, and its Chinese", b.Name, what, b.What)
+		}
+	}
+	if len(sayBreakWhat) != len(informer.AllBreaks) {
+		t.Errorf("narration.go says %d switches, the informer has %d", len(sayBreakWhat), len(informer.AllBreaks))
 	}
 }

@@ -22,6 +22,7 @@ import (
 	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/06-sharedinformer/observe"
 	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/partition"
 	"informer-from-scratch/internal/timeline"
 )
@@ -61,12 +62,10 @@ func newScript(env *demo.Env, queue string) (*script, error) {
 
 func (s *script) setScene() error {
 	if !s.env.Writes {
-		s.tl.StepEN("Read-only on a real cluster",
-			"The informer lists and watches the pods of every namespace and changes nothing. Only the",
-			"first rows of each layer are printed; the steps that create, delete and compact are skipped.")
+		s.tl.Step(sayReadOnlyTitle, sayReadOnlyWhy)
 		return nil
 	}
-	s.tl.StepEN("Set the scene", "A namespace and three pods, so the informer's first list has something in it.")
+	s.tl.Step(saySceneTitle, saySceneWhy)
 	var err error
 	if s.ns, err = s.env.Namespace("stage06"); err != nil {
 		return err
@@ -82,11 +81,7 @@ func (s *script) setScene() error {
 // start builds the informer, registers two handlers, runs it and waits for
 // the informer and both registrations to sync.
 func (s *script) start() error {
-	s.tl.StepEN(fmt.Sprintf("Build the informer (queue: %s), add two handlers, run it", s.queue),
-		"Every row below is one step of one pod through one layer: the reflector (stage 02) writes",
-		"to the queue (03), processLoop pops it, handleDeltas writes the indexer (04) and hands a",
-		"notification to the processor (05), which calls each handler on its own goroutine.",
-		"A transform drops managedFields before anything is queued, so no layer holds them.")
+	s.tl.Step(sayBuildTitle.Format(s.queue), sayBuildWhy)
 	source := s.source
 	if source == nil {
 		client, err := s.env.TimelineClient(nil)
@@ -136,8 +131,7 @@ func (s *script) start() error {
 			return fmt.Errorf("a handler did not sync within 30s")
 		}
 	}
-	s.tl.NoteEN("The informer's HasSynced: its cache holds the first list. A registration's HasSynced: that")
-	s.tl.NoteEN("handler has also been called for every pod of it. A controller waits for the second.")
+	s.tl.Note(saySyncedNote)
 	s.showView(s.showCache())
 	return nil
 }
@@ -164,8 +158,7 @@ func dropManagedFields(obj any) (any, error) {
 
 // followOnePod creates, updates and deletes pods, one change at a time.
 func (s *script) followOnePod() error {
-	s.tl.StepEN("Follow one pod through every layer",
-		"Create, update, delete: each change is one watch event, and one row per layer.")
+	s.tl.Step(sayFollowTitle, sayFollowWhy)
 	for _, c := range []struct {
 		do   func() error
 		key  string
@@ -190,22 +183,18 @@ func (s *script) followOnePod() error {
 			return err
 		}
 	}
-	s.tl.NoteEN("The pod's deletion is two events: first MODIFIED (deletionTimestamp set), then DELETED.")
+	s.tl.Note(sayTwoEvents)
 	s.showView(s.showCache())
 	return nil
 }
 
 // lateHandler adds a third handler to the running informer.
 func (s *script) lateHandler() error {
-	s.tl.StepEN("A handler added while the informer runs",
-		"It missed the initial list, so the informer replays its cache to it as adds with",
-		"isInInitialList=true (processor replay rows), holding processing meanwhile: it gets",
-		"the cache, then every later change, nothing twice and nothing missed. It is typed: its",
-		"DeleteFunc gets a DeletedObject[*corev1.Pod], tombstone or not, with no type switch.")
+	s.tl.Step(sayLateTitle, sayLateWhy)
 	typed := informer.NewTypedSharedIndexInformer[*corev1.Pod](s.informer)
 	reg, err := typed.AddTypedEventHandler(informer.TypedResourceEventHandlerFuncs[*corev1.Pod]{
 		DeleteFunc: func(d informer.DeletedObject[*corev1.Pod]) {
-			s.tl.NoteEN("late's typed DeleteFunc: key=%s, tombstone=%v", d.GetKey(), d.FinalStateUnknown != nil)
+			s.tl.Note(sayLateDelete, d.GetKey(), d.FinalStateUnknown != nil)
 		},
 	}, informer.HandlerOptions{Name: "late"})
 	if err != nil {
@@ -222,9 +211,7 @@ func (s *script) lateHandler() error {
 // reflector relists, and the deletion reaches every handler as a tombstone.
 func (s *script) missedDelete() error {
 	if !s.env.Writes {
-		s.tl.StepEN("Watch for five seconds",
-			"Read-only: whatever pods change meanwhile arrives, layer by layer. Skipped here (it writes):",
-			"the relist that misses a delete, which deletes a pod and compacts etcd.")
+		s.tl.Step(sayWatchTitle, sayWatchWhy)
 		select { // a Ctrl-C need not wait the five seconds out
 		case <-time.After(5 * time.Second):
 		case <-s.env.Ctx.Done():
@@ -233,20 +220,14 @@ func (s *script) missedDelete() error {
 		return nil
 	}
 	if !s.env.OnPlayground() {
-		s.tl.StepEN("Skipped: a relist that misses a delete",
-			"It compacts etcd, which only the playground allows.")
+		s.tl.Step(saySkippedTitle, saySkippedWhy)
 		return nil
 	}
-	why := []string{
-		"The watch drops; meanwhile web-3 is deleted, web-5 created, and etcd compacted. The watch",
-		"from the old resourceVersion gets 410 Expired, so the reflector lists again. web-3 is not in",
-		"the new list: the informer knew it, the server no longer has it, and how it went is lost.",
-		"Handlers get a DeletedFinalStateUnknown holding web-3 as the cache last had it.",
-	}
+	why := []lang.Text{sayRelistWhy}
 	if s.breaks.NoTombstones {
-		why = append(why, "--break=tombstones: the informer drops that tombstone. Watch audit's own view.")
+		why = append(why, sayRelistBreak)
 	}
-	s.tl.StepEN("Lose the connection while a pod is deleted: a relist, and a tombstone", why...)
+	s.tl.Step(sayRelistTitle, why...)
 	s.lw.Cut()
 	s.tl.Event("demo", "CUT", "the informer's connection", "its watch ends; its next watch request waits")
 	if err := s.delete("web-3"); err != nil {
@@ -296,7 +277,7 @@ func (s *script) stop() error {
 		if s.cancel == nil {
 			return
 		}
-		s.tl.StepEN("Stop", "Cancelling the context stops the reflector, processLoop, the processor and every listener.")
+		s.tl.Step(sayStopTitle, sayStopWhy)
 		s.cancel()
 		select {
 		case <-s.done:
@@ -313,7 +294,7 @@ func (s *script) stop() error {
 func (s *script) showCache() []string {
 	pods := s.informer.GetIndexer().List()
 	if !s.env.Writes {
-		s.tl.NoteEN("The cache holds %d pods.", len(pods))
+		s.tl.Note(sayCacheCount, len(pods))
 		return nil
 	}
 	var names []string
@@ -324,7 +305,7 @@ func (s *script) showCache() []string {
 		fields += len(pod.ManagedFields)
 	}
 	slices.Sort(names)
-	s.tl.NoteEN("Cache: %v; managedFields entries held: %d", names, fields)
+	s.tl.Note(sayCache, names, fields)
 	return names
 }
 
@@ -345,27 +326,38 @@ func (s *script) printWatchError(e watch.Event) {
 
 // ---- writes (the playground only: on a real cluster a demo only reads) ----
 
+// Each write is printed as it is sent (timeline.Send), and its answer, the
+// new resourceVersion, when it comes back: the informer prints the watch
+// event the write caused, layer by layer, as soon as it arrives, which may
+// be before the answer. A row printed on return would come after them.
+
 func (s *script) create(name string) error {
+	call := s.tl.Send("demo", "CREATE", s.ns+"/"+name, "")
 	pod, err := s.env.Client.CoreV1().Pods(s.ns).Create(s.env.Ctx, demo.Pod(s.ns, name, map[string]string{"app": "web"}), metav1.CreateOptions{})
 	if err != nil {
 		return err
 	}
-	s.tl.Event("demo", "CREATE", s.ns+"/"+name, fmt.Sprintf("rv=%s managedFields=%d", pod.ResourceVersion, len(pod.ManagedFields)))
+	// The server's answer has managedFields; the cache, after the
+	// transform, none (showCache counts them).
+	call.Answered(pod.ResourceVersion, fmt.Sprintf("managedFields=%d", len(pod.ManagedFields)))
 	return nil
 }
 
 func (s *script) label(name string) error {
 	s.seq++
-	// Printed first, like a deletion: its watch event may beat the answer.
-	s.tl.Event("demo", "LABEL", s.ns+"/"+name, fmt.Sprintf("tier=gold-%d", s.seq))
+	call := s.tl.Send("demo", "LABEL", s.ns+"/"+name, fmt.Sprintf("tier=gold-%d", s.seq))
 	patch := fmt.Sprintf(`{"metadata":{"labels":{"tier":"gold-%d"}}}`, s.seq)
-	_, err := s.env.Client.CoreV1().Pods(s.ns).Patch(s.env.Ctx, name, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
-	return err
+	pod, err := s.env.Client.CoreV1().Pods(s.ns).Patch(s.env.Ctx, name, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
+	if err != nil {
+		return err
+	}
+	call.Answered(pod.ResourceVersion, "")
+	return nil
 }
 
+// delete's answer carries no object, so no resourceVersion: its request
+// row is all the timeline shows of it.
 func (s *script) delete(name string) error {
-	// Printed first: the watch events it causes may arrive before the
-	// request returns.
-	s.tl.Event("demo", "DELETE", s.ns+"/"+name, "grace period 0")
+	s.tl.Send("demo", "DELETE", s.ns+"/"+name, "grace period 0")
 	return s.env.Client.CoreV1().Pods(s.ns).Delete(s.env.Ctx, name, metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)})
 }

@@ -6,7 +6,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"slices"
@@ -19,14 +18,15 @@ import (
 
 	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/06-sharedinformer/observe"
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/webview"
 )
 
 // webOpts are --web (serve the browser view) and --addr (where).
 var webOpts webview.Flags
 
-func webFlags(fs *flag.FlagSet) {
-	webOpts.Register(fs, "serve a live view of the pipeline in the browser (the URL is printed); after the story the demo stays up, and the page's buttons act, until Ctrl-C")
+func webFlags(fs *flag.FlagSet, l string) {
+	webOpts.Register(fs, l, sayWebFlag)
 }
 
 // fields are an Observation's facts for the browser view (webview's Field
@@ -85,7 +85,7 @@ func startWeb(s *script) (*web, error) {
 		return nil, err
 	}
 	w.srv = srv
-	s.tl.NoteEN("Web view: %s (open it in a browser; its buttons act once the story is over)", srv.URL())
+	s.tl.Note(sayWebView, srv.URL())
 	return w, nil
 }
 
@@ -127,7 +127,7 @@ func (w *web) stayUp(ctx context.Context) {
 		return
 	}
 	w.buttons.Open()
-	w.s.tl.NoteEN("--web: the informer keeps running and the page's buttons act, until you press Ctrl-C: %s", w.srv.URL())
+	w.s.tl.Note(sayWebStaysUp, w.srv.URL())
 	<-ctx.Done()
 	w.s.env.ShutDownOnInterrupt()
 }
@@ -137,11 +137,14 @@ func (w *web) close() {
 		return
 	}
 	if err := w.srv.Close(); err != nil {
-		w.s.tl.NoteEN("web view: %v", err)
+		w.s.tl.Note(sayWebError, err)
 	}
 }
 
 // ---- the buttons ----
+
+// Each button's action answers in both languages (the page shows the one
+// its toggle chose); its errors are lang.Errorf's, for the same reason.
 
 // pods returns the cached pods' names, sorted by their number.
 func (w *web) pods() []string {
@@ -158,7 +161,7 @@ func podNumber(name string) int {
 	return n
 }
 
-func (w *web) createPod(context.Context) (string, error) {
+func (w *web) createPod(context.Context) (lang.Text, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, name := range w.pods() {
@@ -166,84 +169,84 @@ func (w *web) createPod(context.Context) (string, error) {
 	}
 	name := fmt.Sprintf("web-%d", w.nextPod)
 	w.nextPod++
-	return "created " + name, w.s.create(name)
+	return sayCreated.Format(name), w.s.create(name)
 }
 
-func (w *web) updatePod(context.Context) (string, error) {
+func (w *web) updatePod(context.Context) (lang.Text, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	pods := w.pods()
 	if len(pods) == 0 {
-		return "", errors.New("the cache holds no pod: create one first")
+		return lang.Text{}, lang.Errorf(sayNoPod)
 	}
 	name := pods[w.updates%len(pods)]
 	w.updates++
-	return "labelled " + name, w.s.label(name)
+	return sayLabelled.Format(name), w.s.label(name)
 }
 
-func (w *web) deletePod(context.Context) (string, error) {
+func (w *web) deletePod(context.Context) (lang.Text, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	pods := w.pods()
 	if len(pods) == 0 {
-		return "", errors.New("the cache holds no pod: create one first")
+		return lang.Text{}, lang.Errorf(sayNoPod)
 	}
 	name := pods[len(pods)-1]
-	return "deleted " + name, w.s.delete(name)
+	return sayDeleted.Format(name), w.s.delete(name)
 }
 
-func (w *web) cutWatch(context.Context) (string, error) {
+func (w *web) cutWatch(context.Context) (lang.Text, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.cut {
-		return "", errors.New("the watch is already cut")
+		return lang.Text{}, lang.Errorf(sayAlreadyCut)
 	}
 	w.cut = true
 	w.s.lw.Cut()
 	w.s.tl.Event("demo", "CUT", "the informer's connection", "its watch ends; its next watch request waits")
-	return "cut: changes made now reach the informer only when the watch is restored", nil
+	return sayCut, nil
 }
 
-func (w *web) restoreWatch(context.Context) (string, error) {
+func (w *web) restoreWatch(context.Context) (lang.Text, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.cut {
-		return "", errors.New("the watch is not cut")
+		return lang.Text{}, lang.Errorf(sayNotCut)
 	}
 	w.cut = false
 	w.s.lw.Restore()
 	w.s.tl.Event("demo", "RESTORE", "the informer's connection", "the waiting watch request goes out")
-	return "restored", nil
+	return sayRestored, nil
 }
 
-func (w *web) compact(ctx context.Context) (string, error) {
+func (w *web) compact(ctx context.Context) (lang.Text, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	rev, err := w.s.env.Cluster.Compact(ctx)
 	if err != nil && strings.Contains(err.Error(), "required revision has been compacted") {
-		return "", errors.New("etcd has nothing to forget: it was compacted, and nothing has changed since; change something first")
+		return lang.Text{}, lang.Errorf(sayNothingToCompact)
 	}
 	if err != nil {
-		return "", err
+		return lang.Text{}, err
 	}
 	w.s.tl.Event("demo", "COMPACT", "etcd", fmt.Sprintf("history before revision %d is gone", rev))
 	if !w.cut {
-		return "compacted; an open watch is not affected: cut the watch, change something, compact, then restore", nil
+		return sayCompactedOpen, nil
 	}
-	return "compacted: restore the watch to see the 410 and the relist", nil
+	return sayCompacted, nil
 }
 
-func (w *web) addSlowHandler(context.Context) (string, error) {
+func (w *web) addSlowHandler(context.Context) (lang.Text, error) {
 	return w.addHandler("slow", time.Second)
 }
 
-func (w *web) addLateHandler(context.Context) (string, error) {
+func (w *web) addLateHandler(context.Context) (lang.Text, error) {
 	return w.addHandler("late", 0)
 }
 
 // addHandler adds a handler to the running informer (its cache is replayed
 // to it) and prints its HasSynced row once it has handled the replay.
-func (w *web) addHandler(kind string, delay time.Duration) (string, error) {
+func (w *web) addHandler(kind string, delay time.Duration) (lang.Text, error) {
 	w.mu.Lock()
 	w.added++
 	name := fmt.Sprintf("%s-%d", kind, w.added)
@@ -256,7 +259,7 @@ func (w *web) addHandler(kind string, delay time.Duration) (string, error) {
 	w.s.tl.Event("demo", "HANDLER", name, detail)
 	reg, err := w.s.informer.AddEventHandlerWithOptions(sleeper(delay), informer.HandlerOptions{Name: name})
 	if err != nil {
-		return "", err
+		return lang.Text{}, err
 	}
 	go func() {
 		select {
@@ -265,7 +268,7 @@ func (w *web) addHandler(kind string, delay time.Duration) (string, error) {
 		case <-w.s.env.Ctx.Done():
 		}
 	}()
-	return "added " + name, nil
+	return sayAdded.Format(name), nil
 }
 
 // sleeper is a handler whose every call takes delay: a stand-in for a

@@ -107,12 +107,16 @@ func browse(t *testing.T, d *webviewtest.Demo) {
 	// in slow motion, paused.
 	p.Press("slow", "added slow-")
 	p.Do("slow motion", chromedp.Click(chromedp.CSS(`#slow`)))
-	p.Press("create", "created web-")
+	last := regexp.MustCompile(`web-\d+`).FindString(p.Press("create", "created web-"))
 	p.Poll("a token in the queue", `document.querySelector('.token[data-lane="queue"]') !== null`)
 	p.Do("pause", chromedp.Click(chromedp.CSS(`#pause`)))
 	p.Screenshot("webview-en.png")
 	p.Do("switch to Chinese", chromedp.Click(chromedp.CSS(`#lang`)))
 	p.Poll("the Chinese labels", `document.querySelector('[data-action="create"]').textContent === "创建 Pod"`)
+	// The heading (the story's last step) and the last button's answer
+	// follow the toggle too: the demo sent both in both languages.
+	p.Poll("the step's title in Chinese", `document.getElementById('steptitle').textContent === `+strconv.Quote("第 6 步："+sayStallTitle.ZH))
+	p.Poll("the answer in Chinese", `document.getElementById('answer').textContent === `+strconv.Quote("创建 Pod："+sayCreated.Format(last).ZH))
 	p.Screenshot("webview-zh.png")
 }
 

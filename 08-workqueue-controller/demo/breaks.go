@@ -25,6 +25,7 @@ import (
 	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/08-workqueue-controller/controller"
 	"informer-from-scratch/08-workqueue-controller/workqueue"
+	"informer-from-scratch/internal/lang"
 )
 
 // breaks holds the switches; the zero value is every mechanism in place,
@@ -62,15 +63,15 @@ type breaks struct {
 // aBreak is one switch, as --break spells it.
 type aBreak struct {
 	name string
-	what string // one line, for --break=help
+	what lang.Text // one line, for --break=help
 	set  func(*breaks)
 }
 
 // allBreaks lists the switches in the order the chapter teaches them.
 var allBreaks = []aBreak{
-	{"dirty-set", "no dedup of queued keys: one Foo reconciled by two workers at once, once per Add", func(b *breaks) { b.noDirtySet = true }},
-	{"forget", "no Forget after success: the next failure waits where the last backoff left off", func(b *breaks) { b.noForget = true }},
-	{"owner-reference", "no owner reference on the Deployment: deleting its Foo leaves it behind", func(b *breaks) { b.noOwnerReference = true }},
+	{"dirty-set", sayBreakDirtySet, func(b *breaks) { b.noDirtySet = true }},
+	{"forget", sayBreakForget, func(b *breaks) { b.noForget = true }},
+	{"owner-reference", sayBreakOwnerRef, func(b *breaks) { b.noOwnerReference = true }},
 }
 
 // breakFlag is --break: one switch's name, or "help".
@@ -88,26 +89,16 @@ func parseBreak(name string) (*breaks, error) {
 			return b, nil
 		}
 	}
-	return nil, fmt.Errorf("no break named %q (--break=help lists them)", name)
+	return nil, lang.Errorf(sayNoBreak, name)
 }
 
-// breakFlagValue is --break's flag.Func: it refuses an unknown name before
-// any playground starts.
-func breakFlagValue(v string) error {
-	if _, err := parseBreak(v); err != nil && v != "help" {
-		return err
-	}
-	breakFlag = v
-	return nil
-}
-
-// printBreaks lists the switches, and how to run each.
-func printBreaks(w io.Writer) {
-	fmt.Fprintln(w, "What breaks without it: each switch takes one mechanism away from the controller's world (never by default).")
+// printBreaks lists the switches, and how to run each, in language l.
+func printBreaks(w io.Writer, l string) {
+	fmt.Fprintln(w, sayBreaksIntro.In(l))
 	for _, b := range allBreaks {
-		fmt.Fprintf(w, "  make run-stage 8 ARGS=--break=%-16s %s\n", b.name, b.what)
+		fmt.Fprintf(w, "  make run-stage 8 ARGS=--break=%-16s %s\n", b.name, b.what.In(l))
 	}
-	fmt.Fprintln(w, "Run the demo without --break to see the same steps with the mechanism in place.")
+	fmt.Fprintln(w, sayBreaksOutro.In(l))
 }
 
 // applyBreaks sets the controller's options, or its transport, for the

@@ -15,21 +15,17 @@ import (
 
 	"informer-from-scratch/08-workqueue-controller/controller"
 	"informer-from-scratch/08-workqueue-controller/observe"
+	"informer-from-scratch/internal/lang"
 )
 
 // changesWhileHeld scales Foo example with its Deployment write held back,
 // and changes the Foo twice more while a worker holds the key.
 func (s *script) changesWhileHeld() error {
-	why := []string{
-		"Scale example to 4 with the Deployment write held back a second; while a worker holds the key,",
-		"scale it to 5, then back to 3. Each change is an OnUpdate and an Add. The dirty set marks the",
-		"key once, and the processing set keeps it out of the FIFO until the worker's Done: one more",
-		"reconcile, by one worker, of the newest state.",
-	}
+	why := []lang.Text{sayHeldWhy}
 	if s.breaks.noDirtySet {
-		why = append(why, "--break=dirty-set: every Add is a new item of the queue. Watch the second worker.")
+		why = append(why, sayHeldBreak)
 	}
-	s.tl.StepEN("Change a Foo while a worker holds its key", why...)
+	s.tl.Step(sayHeldTitle, why...)
 	key := s.ns + "/example"
 	s.faults.slowNextWrite(time.Second)
 	mark := s.trace.mark()
@@ -63,19 +59,16 @@ func (s *script) changesWhileHeld() error {
 	}
 	o := overlaps(s.trace.since(mark), key)
 	if len(o.twice) == 0 {
-		s.tl.NoteEN("%d Adds came while a worker held %s: each found it in the dirty set (len=0), and", o.addsHeld, key)
-		s.tl.NoteEN("Done put it back once. %d reconciles in all, never two at once.", o.syncs)
+		s.tl.Note(sayHeldOnce, o.addsHeld, key, o.syncs)
 		return nil
 	}
-	s.tl.NoteEN("--break=dirty-set: %s, while %s held %s: two reconciles of one Foo at once,", o.twice[0].took, o.twice[0].held, key)
-	s.tl.NoteEN("each reading the listers and each writing. %d Adds cost %d reconciles; writes refused as", o.adds, o.syncs)
-	s.tl.NoteEN("conflicts: %d. client-go's Typed.Add keeps a key in dirty once, and out of the FIFO while", o.conflicts)
-	s.tl.NoteEN("a worker holds it.")
+	s.tl.Note(sayHeldTwice, o.twice[0].took, o.twice[0].held, key, o.adds, o.syncs, o.conflicts)
 	return nil
 }
 
-// overlap is one reconcile that started while another worker held the key.
-type overlap struct{ took, held string }
+// overlap is one reconcile that started while another worker held the
+// key: the worker that took it, and the one that held it.
+type overlap struct{ took, held int }
 
 // overlapReport is what changesWhileHeld found in the trace.
 type overlapReport struct {
@@ -102,7 +95,7 @@ func overlaps(steps []observe.Step, key string) overlapReport {
 		case st.Layer == observe.LayerWorker && st.Op == "sync":
 			r.syncs++
 			for w := range holding {
-				r.twice = append(r.twice, overlap{took: fmt.Sprintf("worker %d took it", st.Worker), held: fmt.Sprintf("worker %d", w)})
+				r.twice = append(r.twice, overlap{took: st.Worker, held: w})
 			}
 			holding[st.Worker] = true
 		case st.Layer == observe.LayerQueue && st.Op == "Done":
@@ -117,7 +110,7 @@ func overlaps(steps []observe.Step, key string) overlapReport {
 // failAgain ends step 7: flaky's Deployment is deleted by hand with the next
 // create failing once, to show where the rate limiter starts counting.
 func (s *script) failAgain() error {
-	s.tl.NoteEN("Show it: delete flaky-web by hand, with the next Deployment create failing once.")
+	s.tl.Note(sayShowIt)
 	s.faults.failNextCreates(1)
 	mark := s.trace.mark()
 	s.tl.Event("demo", "DELETE", s.deployment("flaky-web"), "by hand")
@@ -134,10 +127,9 @@ func (s *script) failAgain() error {
 			continue
 		}
 		if s.breaks.noForget {
-			s.tl.NoteEN("--break=forget: requeue %d, back in %v. The limiter still counted the failures before the", st.Requeues, st.Delay)
-			s.tl.NoteEN("success: every key that ever failed waits longer each time, up to 1000s, and is never forgotten.")
+			s.tl.Note(sayForgetBreak, st.Requeues, st.Delay)
 		} else {
-			s.tl.NoteEN("requeue %d, back in %v: Forget after the success had reset flaky's count.", st.Requeues, st.Delay)
+			s.tl.Note(sayForgotten, st.Requeues, st.Delay)
 		}
 		return nil
 	}
@@ -155,9 +147,7 @@ func (s *script) refusedWithoutOwner(mark int) error {
 		wrote("CREATE", s.deployment("flaky-web"), ""), refused, refused); err != nil {
 		return err
 	}
-	s.tl.NoteEN("--break=owner-reference: flaky-web was created without an owner reference. Nothing says it")
-	s.tl.NoteEN("is flaky's: its events map to no Foo (\"not controlled by a Foo\"), and every reconcile refuses")
-	s.tl.NoteEN("it (IsControlledBy) and retries, ever later. Now delete the Foo.")
+	s.tl.Note(sayOwnerlessRefused)
 	return nil
 }
 
@@ -173,8 +163,6 @@ func (s *script) leftBehind(mark int) error {
 		return fmt.Errorf("--break=owner-reference: flaky-web was to be left behind, and: %w", err)
 	}
 	s.tl.Event("demo", "GET", s.deployment("flaky-web"), fmt.Sprintf("still there 2s later: rv=%s, ownerReferences=%d", d.ResourceVersion, len(d.OwnerReferences)))
-	s.tl.NoteEN("--break=owner-reference: the garbage collector deletes a Deployment whose owner is gone; this")
-	s.tl.NoteEN("one names no owner, so no one will ever delete it. sample-controller's newDeployment sets it")
-	s.tl.NoteEN("with metav1.NewControllerRef.")
+	s.tl.Note(sayLeftBehind)
 	return nil
 }

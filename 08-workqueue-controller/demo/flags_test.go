@@ -37,6 +37,10 @@ func TestBadFlagsAreRefusedBeforeAnythingStarts(t *testing.T) {
 		{[]string{"--web", "--addr=0.0.0.0:8008"}, true, "--addr=0.0.0.0:8008: the page must listen on loopback"},
 		{[]string{"--web", "--addr=" + taken.Addr().String()}, false, "--addr=" + taken.Addr().String() + ": listen tcp"},
 		{[]string{"--addr=127.0.0.1:8008"}, false, "--addr=127.0.0.1:8008 is where the page listens: it needs --web"},
+		// In the learner's language, the demo's own refusals and the web view's.
+		{[]string{"--lang=zh", "--workers=0"}, false, "错误：--workers=0：控制器至少要有一个 worker\n"},
+		{[]string{"--lang=zh", "--break=nonsense"}, true, `错误：没有叫 "nonsense" 的开关（--break=help 会列出全部）`},
+		{[]string{"--lang=zh", "--addr=127.0.0.1:8008"}, false, "错误：--addr=127.0.0.1:8008 是页面监听的地址，要和 --web 一起用"},
 	} {
 		name := strings.Join(tc.args, " ")
 		if tc.realCluster {

@@ -49,14 +49,17 @@ var (
 var options = demo.Options{
 	Stage: 8,
 	Title: sayTitle,
-	Flags: func(fs *flag.FlagSet) {
-		fs.IntVar(&failFlag, "fail", 3, "how many times one reconcile fails (an injected 500 on its Deployment create) before it succeeds; 0 skips that step")
-		fs.IntVar(&workersFlag, "workers", 2, "how many workers the controller runs")
-		fs.StringVar(&namespaceFlag, "namespace", defaultRealNamespace, "on a real cluster: the namespace of its own the demo creates and writes in")
+	Flags: func(fs *flag.FlagSet, l string) {
+		fs.IntVar(&failFlag, "fail", 3, sayFailFlag.In(l))
+		fs.IntVar(&workersFlag, "workers", 2, sayWorkersFlag.In(l))
+		fs.StringVar(&namespaceFlag, "namespace", defaultRealNamespace, sayNamespaceFlag.In(l))
 		breakFlag = "" // a test may run the demo again in the same process
-		fs.Func("break", "take one mechanism away to see what breaks: dirty-set, forget, owner-reference (help: what each does)", breakFlagValue)
-		fs.BoolVar(&cleanupFlag, "cleanup", false, "on a real cluster: at the end, delete the demo's namespace (and the Foo CRD, if the demo created it and no Foo is left)")
-		webFlags(fs)
+		fs.Func("break", sayBreakFlag.In(l), func(v string) error {
+			breakFlag = v // checkFlags checks the name, in the learner's language
+			return nil
+		})
+		fs.BoolVar(&cleanupFlag, "cleanup", false, sayCleanupFlag.In(l))
+		webFlags(fs, l)
 	},
 	CheckFlags:          checkFlags, // flags.go: every value, before the playground starts
 	WritesOnRealCluster: true,
@@ -69,7 +72,7 @@ func main() {
 	// twice, out of line.
 	klog.SetLogger(logr.Discard())
 	if demo.FlagAsks(os.Args[1:], "break", "help") { // a list needs no playground
-		printBreaks(os.Stdout)
+		printBreaks(os.Stdout, demo.LanguageOf(os.Args[1:]))
 		return
 	}
 	demo.Main(options, run)

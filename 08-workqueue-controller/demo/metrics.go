@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"informer-from-scratch/08-workqueue-controller/workqueue"
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/timeline"
 )
 
@@ -88,17 +89,20 @@ func seconds(s float64) time.Duration {
 
 // print writes the table, one metric a line, with what each counts.
 func (m *memMetrics) print(tl *timeline.Timeline, queue string) {
-	rows := []struct{ name, value, what string }{
-		{"workqueue_adds_total", fmt.Sprint(m.adds.n.Load()), "Adds that marked a key (not those that found it marked)"},
-		{"workqueue_depth", fmt.Sprint(m.depth.n.Load()), "keys marked and not yet handed out (the dirty set)"},
-		{"workqueue_queue_duration_seconds", m.latency.String(), "from the Add that marked a key to its Get"},
-		{"workqueue_work_duration_seconds", m.workDuration.String(), "from Get to Done: the reconciles"},
-		{"workqueue_retries_total", fmt.Sprint(m.retries.n.Load()), "AddRateLimited (and AddAfter) calls"},
-		{"workqueue_unfinished_work_seconds", fmt.Sprint(seconds(m.unfinished.get())), "work in flight (set every 500ms)"},
-		{"workqueue_longest_running_processor_seconds", fmt.Sprint(seconds(m.longestRunning.get())), "the longest of it"},
+	rows := []struct {
+		name, value string
+		what        lang.Text
+	}{
+		{"workqueue_adds_total", fmt.Sprint(m.adds.n.Load()), sayAddsWhat},
+		{"workqueue_depth", fmt.Sprint(m.depth.n.Load()), sayDepthWhat},
+		{"workqueue_queue_duration_seconds", m.latency.String(), sayLatencyWhat},
+		{"workqueue_work_duration_seconds", m.workDuration.String(), sayWorkWhat},
+		{"workqueue_retries_total", fmt.Sprint(m.retries.n.Load()), sayRetriesWhat},
+		{"workqueue_unfinished_work_seconds", fmt.Sprint(seconds(m.unfinished.get())), sayUnfinished},
+		{"workqueue_longest_running_processor_seconds", fmt.Sprint(seconds(m.longestRunning.get())), sayLongestWhat},
 	}
-	tl.NoteEN("Metrics of the workqueue %q (name=%q on each), from the queue's MetricsProvider:", queue, queue)
+	tl.Note(sayMetricsHeader, queue, queue)
 	for _, r := range rows {
-		tl.NoteEN("  %-44s %-30s %s", r.name, r.value, r.what)
+		tl.Note(sayMetricRow, r.name, r.value, r.what) // r.what is said in the timeline's language
 	}
 }

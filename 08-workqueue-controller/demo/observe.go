@@ -1,13 +1,18 @@
 // Not a mirror of client-go: the demo's window on the controller. Every
 // observe.Step (and every write of the stand-in) becomes a timeline row,
 // and is kept, so that the script can wait until the step it set off has
-// happened and the controller has gone quiet.
+// happened and the controller has gone quiet. A write is two rows, its
+// request when it is sent and its answer ("→ rv=N") when it comes back;
+// both carry the fields that pair them (timeline.FieldCall, FieldRV), so
+// that timeline.CausesFirst can check that no event's row comes before
+// the write that made its resourceVersion.
 
 package main
 
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,6 +38,9 @@ type trace struct {
 	mu    sync.Mutex
 	steps []observe.Step
 	last  time.Time // when the last step came
+	// calls are the writes sent and not yet answered, by who sent them
+	// (see writer): the number timeline.NewCall gave each request's row.
+	calls map[string]string
 }
 
 // observe is the controller's Observer: it runs on the informers' handler
@@ -42,16 +50,76 @@ func (t *trace) observe(s observe.Step) {
 		t.shuttingDown.Store(true)
 	}
 	dirty := t.dirty()
-	t.tl.EventWith(t.fields(s, dirty), s.Layer, s.Op, object(s), t.detail(s, dirty))
+	f := t.fields(s, dirty)
+	if s.Layer == observe.LayerWrite && s.Op != "EVENT" { // an Event is recorded, not answered
+		t.pair(f, writer(s), s.Sent, s.Detail)
+	}
+	t.tl.EventWith(f, s.Layer, s.Op, object(s), t.detail(s, dirty))
 	t.keep(s)
 }
 
 // standin is the stand-in's OnAction: its writes are rows too, saying whose
-// part it plays.
+// part it plays. Its answer's row says "→ rv=N", "→ done" or "not
+// written: …"; any other is its request's.
 func (t *trace) standin(a standin.Action) {
 	s := observe.Step{Layer: layerStandin, Op: a.What, Object: a.Object, Detail: a.Detail, Len: -1}
-	t.tl.Event(s.Layer, s.Op, s.Object, s.Detail)
+	f := map[string]string{}
+	request := !strings.HasPrefix(a.Detail, "→ ") && !strings.HasPrefix(a.Detail, "not written: ")
+	t.pair(f, writer(s), request, a.Detail)
+	t.tl.EventWith(f, s.Layer, s.Op, s.Object, s.Detail)
 	t.keep(s)
+}
+
+// send prints the request row of a write of the demo's own as it is sent,
+// before the call (the events it causes may arrive before its answer), and
+// returns what prints its answer, "→ rv=N", on a row like it.
+func (t *trace) send(op, object, detail string) (answered func(rv string)) {
+	s := observe.Step{Layer: "demo", Op: op, Object: object}
+	f := map[string]string{}
+	t.pair(f, writer(s), true, detail)
+	t.tl.EventWith(f, s.Layer, op, object, detail)
+	return func(rv string) {
+		f := map[string]string{}
+		answer := "→ rv=" + rv
+		t.pair(f, writer(s), false, answer)
+		t.tl.EventWith(f, s.Layer, op, object, answer)
+	}
+}
+
+// writer names who sent a write: each sender (a worker, the stand-in, the
+// script) has one write of an object in flight at a time, so its request
+// and its answer share the name.
+func writer(s observe.Step) string {
+	return fmt.Sprintf("%s|%s|%s|%d", s.Layer, s.Op, s.Object, s.Worker)
+}
+
+// answeredRV finds the resourceVersion an answer's row reports.
+var answeredRV = regexp.MustCompile(`→ rv=(\d+)`)
+
+// pair sets the fields timeline.CausesFirst pairs a write's rows by: a new
+// call number on its request's row, the same on its answer's, with the
+// resourceVersion the answer carries. An answer to no request (none is
+// known) gets none.
+func (t *trace) pair(f map[string]string, who string, request bool, detail string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.calls == nil {
+		t.calls = map[string]string{}
+	}
+	if request {
+		t.calls[who] = t.tl.NewCall()
+		f[timeline.FieldCall] = t.calls[who]
+		return
+	}
+	id, ok := t.calls[who]
+	if !ok {
+		return
+	}
+	delete(t.calls, who)
+	f[timeline.FieldCall] = id
+	if m := answeredRV.FindStringSubmatch(detail); m != nil {
+		f[timeline.FieldRV] = m[1]
+	}
 }
 
 func (t *trace) keep(s observe.Step) {

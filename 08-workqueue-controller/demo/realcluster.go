@@ -19,7 +19,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -29,6 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"informer-from-scratch/internal/crd"
+	"informer-from-scratch/internal/lang"
 )
 
 const (
@@ -44,10 +44,7 @@ const (
 // the demo's, then creates what is missing.
 func (s *script) prepareRealCluster() error {
 	s.ns = namespaceFlag
-	s.tl.StepEN("A real cluster: a namespace of its own",
-		fmt.Sprintf("The demo writes only in namespace %s, which it creates and labels %s=%s.", s.ns, managedByLabel, managedBy),
-		"It refuses a namespace or a Foo CRD it did not create. The real deployment controller and",
-		"garbage collector run here: no stand-in.")
+	s.tl.Step(sayRealTitle, sayRealWhy.Format(s.ns, managedByLabel, managedBy))
 	crdExists, err := s.checkCRD()
 	if err != nil {
 		return err
@@ -75,7 +72,7 @@ func (s *script) prepareRealCluster() error {
 	if !nsExists {
 		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns, Labels: map[string]string{managedByLabel: managedBy}}}
 		if _, err := s.kube.CoreV1().Namespaces().Create(s.env.Ctx, ns, metav1.CreateOptions{}); err != nil {
-			return fmt.Errorf("creating namespace %s: %w", s.ns, err)
+			return lang.Errorf(sayCreatingNamespace, s.ns, err)
 		}
 		s.tl.Event("demo", "CREATE", "Namespace "+s.ns, "labelled as the demo's")
 	}
@@ -90,15 +87,15 @@ func (s *script) checkCRD() (bool, error) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("reading CRD %s: %w", crd.Foo.Name(), err)
+		return false, lang.Errorf(sayReadingCRD, crd.Foo.Name(), err)
 	}
 	if existing.GetAnnotations()[managedByLabel] != managedBy {
-		return true, fmt.Errorf("refusing to run: CRD %s exists and was not created by this demo (another sample-controller may be running, and would reconcile the demo's Foos too); the demo never replaces it", crd.Foo.Name())
+		return true, lang.Errorf(sayCRDNotOurs, crd.Foo.Name())
 	}
 	have, _, _ := unstructured.NestedFieldNoCopy(existing.Object, "spec", "versions")
 	want, _, _ := unstructured.NestedFieldNoCopy(crd.Foo.Object().Object, "spec", "versions")
 	if !sameJSON(have, want) {
-		return true, fmt.Errorf("refusing to run: CRD %s exists with another schema than this demo's; delete it first if it is a leftover of an older version of the demo", crd.Foo.Name())
+		return true, lang.Errorf(sayCRDSchema, crd.Foo.Name())
 	}
 	return true, nil
 }
@@ -111,10 +108,10 @@ func (s *script) checkNamespace(crdExists bool) (bool, error) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("reading namespace %s: %w", s.ns, err)
+		return false, lang.Errorf(sayReadingNamespace, s.ns, err)
 	}
 	if ns.Labels[managedByLabel] != managedBy {
-		return true, fmt.Errorf("refusing to run: namespace %s exists and was not created by this demo (no label %s=%s); choose another with --namespace", s.ns, managedByLabel, managedBy)
+		return true, lang.Errorf(sayNamespaceNotOurs, s.ns, managedByLabel, managedBy)
 	}
 	ours := map[string]bool{}
 	if crdExists {
@@ -124,7 +121,7 @@ func (s *script) checkNamespace(crdExists bool) (bool, error) {
 		}
 		for _, foo := range foos.Items {
 			if foo.GetLabels()[managedByLabel] != managedBy {
-				return true, fmt.Errorf("refusing to run: namespace %s holds Foo %s, which this demo did not create", s.ns, foo.GetName())
+				return true, lang.Errorf(sayForeignFoo, s.ns, foo.GetName())
 			}
 			ours[foo.GetName()] = true
 		}
@@ -135,7 +132,7 @@ func (s *script) checkNamespace(crdExists bool) (bool, error) {
 	}
 	for _, d := range deployments.Items {
 		if !ownedByOurFoo(&d, ours) {
-			return true, fmt.Errorf("refusing to run: namespace %s holds Deployment %s, which no Foo of this demo controls", s.ns, d.Name)
+			return true, lang.Errorf(sayForeignDeployment, s.ns, d.Name)
 		}
 	}
 	return true, nil
@@ -173,7 +170,7 @@ func (s *script) removeLeftovers() error {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("the garbage collector did not delete the Deployments left in %s within %v", s.ns, s.timeout)
+			return lang.Errorf(sayLeftoversStay, s.ns, s.timeout)
 		}
 		select {
 		case <-time.After(time.Second):
@@ -189,14 +186,13 @@ func (s *script) cleanup() error {
 	if s.playground {
 		return nil
 	}
-	s.tl.StepEN("Clean up")
+	s.tl.Step(sayCleanupTitle)
 	if !cleanupFlag {
-		s.tl.NoteEN("Namespace %s and CRD %s stay, for kubectl; the next run reuses them.", s.ns, crd.Foo.Name())
-		s.tl.NoteEN("Run with --cleanup to delete them.")
+		s.tl.Note(sayTheyStay, s.ns, crd.Foo.Name())
 		return nil
 	}
 	if err := s.kube.CoreV1().Namespaces().Delete(s.env.Ctx, s.ns, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
-		return fmt.Errorf("deleting namespace %s: %w", s.ns, err)
+		return lang.Errorf(sayDeletingNamespace, s.ns, err)
 	}
 	s.tl.Event("demo", "DELETE", "Namespace "+s.ns, "--cleanup")
 	foos, err := s.dyn.Resource(crd.Foo.GVR()).List(s.env.Ctx, metav1.ListOptions{})
@@ -205,7 +201,7 @@ func (s *script) cleanup() error {
 	}
 	for _, foo := range foos.Items {
 		if foo.GetNamespace() != s.ns {
-			s.tl.NoteEN("CRD %s stays: Foo %s/%s still uses it.", crd.Foo.Name(), foo.GetNamespace(), foo.GetName())
+			s.tl.Note(sayCRDStays, crd.Foo.Name(), foo.GetNamespace(), foo.GetName())
 			return nil
 		}
 	}

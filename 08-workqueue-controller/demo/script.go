@@ -86,8 +86,7 @@ func (s *script) setScene() error {
 	if !s.playground {
 		return s.prepareRealCluster()
 	}
-	s.tl.StepEN("Set the scene",
-		"A namespace, sample-controller's Foo CRD, and the stand-in for kube-controller-manager.")
+	s.tl.Step(saySceneTitle, saySceneWhy)
 	ns, err := s.env.Namespace(playgroundNamespace)
 	if err != nil {
 		return err
@@ -97,10 +96,7 @@ func (s *script) setScene() error {
 		return err
 	}
 	s.tl.Event("demo", "CRD", crd.Foo.Name(), "registered and established: the apiserver serves foos")
-	s.tl.NoteEN("The playground runs no kube-controller-manager: nothing would ever set a Deployment's status,")
-	s.tl.NoteEN("nor delete a Foo's Deployment with it. internal/standin plays both parts, and says so on each")
-	s.tl.NoteEN("of its rows (layer %q): the deployment controller's status, at once, as if every pod started;", layerStandin)
-	s.tl.NoteEN("and the garbage collector's delete of a Deployment whose owner is gone.")
+	s.tl.Note(sayStandin, layerStandin)
 	ctx, cancel := context.WithCancel(s.env.Ctx)
 	s.stopStandin, s.standinDone = cancel, make(chan struct{})
 	go func() {
@@ -112,11 +108,7 @@ func (s *script) setScene() error {
 
 // startController builds the controller on our stages and runs it.
 func (s *script) startController() error {
-	s.tl.StepEN("Start the controller",
-		fmt.Sprintf("controller.NewForConfig, then Run with %d workers: informers of Foos and Deployments", workersFlag),
-		"from our factory, a rate-limited workqueue of keys, and the workers. Each row below is one",
-		"step of a key's path: handler → workqueue (len: keys waiting; dirty: keys marked, some of them",
-		"being processed) → worker → lister (the cache, never the server) → write (the API server).")
+	s.tl.Step(sayStartTitle, sayStartWhy.Format(workersFlag))
 	s.faults = &faults{namespace: s.ns}
 	cfg := s.env.RESTConfig()
 	cfg.Wrap(s.faults.wrap)
@@ -146,9 +138,7 @@ func (s *script) startController() error {
 // createFoo creates the Foo "example": the controller creates its
 // Deployment and reports its available replicas.
 func (s *script) createFoo() error {
-	s.tl.StepEN("Create a Foo",
-		"Foo example asks for a Deployment example-web with 1 replica. The handler only enqueues the",
-		"key; a worker reads the Foo from the lister, finds no Deployment there, and creates it.")
+	s.tl.Step(sayCreateTitle, sayCreateWhy)
 	mark := s.trace.mark()
 	if err := s.newFoo("example", "example-web"); err != nil {
 		return err
@@ -161,9 +151,7 @@ func (s *script) createFoo() error {
 // scaleFoo changes the Foo's replicas; the controller updates the
 // Deployment.
 func (s *script) scaleFoo() error {
-	s.tl.StepEN("Scale the Foo",
-		"spec.replicas 1 → 3. The worker compares the Foo with its Deployment, both from the listers,",
-		"and updates a copy of the Deployment: a lister's object belongs to the cache.")
+	s.tl.Step(sayScaleTitle, sayScaleWhy)
 	mark := s.trace.mark()
 	if err := s.setFooReplicas("example", 3); err != nil {
 		return err
@@ -175,9 +163,7 @@ func (s *script) scaleFoo() error {
 
 // deleteDeployment deletes the Deployment behind the controller's back.
 func (s *script) deleteDeployment() error {
-	s.tl.StepEN("Delete the Deployment behind the controller's back",
-		"The Deployment informer's OnDelete maps example-web to its Foo through the owner reference and",
-		"enqueues example; the reconcile finds no Deployment and creates it again.")
+	s.tl.Step(sayDeleteDeplTitle, sayDeleteDeplWhy)
 	mark := s.trace.mark()
 	// The demo's own writes are printed before they are sent, so their
 	// rows come before the events they cause.
@@ -193,9 +179,7 @@ func (s *script) deleteDeployment() error {
 // editDeployment changes the Deployment's replicas by hand; the controller
 // puts them back.
 func (s *script) editDeployment() error {
-	s.tl.StepEN("Edit the Deployment by hand",
-		"spec.replicas 3 → 5 on the Deployment itself. The Foo says 3; the reconcile does not care who",
-		"changed what, only that the two differ, and writes 3 back.")
+	s.tl.Step(sayEditTitle, sayEditWhy)
 	mark := s.trace.mark()
 	d, err := s.kube.AppsV1().Deployments(s.ns).Get(s.env.Ctx, "example-web", metav1.GetOptions{})
 	if err != nil {
@@ -203,12 +187,12 @@ func (s *script) editDeployment() error {
 	}
 	five := int32(5)
 	d.Spec.Replicas = &five
-	s.tl.Event("demo", "UPDATE", s.deployment("example-web"), "by hand: spec.replicas=5")
+	answered := s.trace.send("UPDATE", s.deployment("example-web"), "by hand: spec.replicas=5")
 	d, err = s.kube.AppsV1().Deployments(s.ns).Update(s.env.Ctx, d, metav1.UpdateOptions{})
 	if err != nil {
 		return err
 	}
-	s.tl.Event("demo", "UPDATE", s.deployment("example-web"), "→ rv="+d.ResourceVersion)
+	answered(d.ResourceVersion)
 	return s.wait("Deployment example-web corrected", mark,
 		wrote("UPDATE", s.deployment("example-web"), "spec.replicas=3"))
 }
@@ -219,10 +203,7 @@ func (s *script) failingReconcile() error {
 	if failFlag == 0 {
 		return nil
 	}
-	s.tl.StepEN(fmt.Sprintf("A reconcile that fails %d times", failFlag),
-		fmt.Sprintf("--fail=%d: the demo's transport answers the next %d Deployment creates with a 500. Each", failFlag, failFlag),
-		"failure re-queues the key with AddRateLimited: the default controller rate limiter's per-item",
-		"backoff doubles the wait (5ms, 10ms, 20ms, …) until a reconcile succeeds and Forget resets it.")
+	s.tl.Step(sayFailTitle.Format(failFlag), sayFailWhy.Format(failFlag, failFlag))
 	s.faults.failNextCreates(failFlag)
 	s.breaks.ownerless.Store(s.breaks.noOwnerReference) // --break=owner-reference, from here on
 	mark := s.trace.mark()
@@ -249,8 +230,7 @@ func (s *script) failingReconcile() error {
 			delays = append(delays, st.Delay.String())
 		}
 	}
-	s.tl.NoteEN("Foo flaky waited %s between its attempts; then it succeeded and was forgotten:", strings.Join(delays, ", "))
-	s.tl.NoteEN("its next failure would wait 5ms again.")
+	s.tl.Note(sayWaited, strings.Join(delays, s.tl.Sprintf(sayListSep)))
 	return s.failAgain()
 }
 
@@ -260,14 +240,11 @@ func (s *script) deleteFoo() error {
 	if failFlag == 0 {
 		return nil
 	}
-	who := "the garbage collector"
+	who := sayGarbageCollector
 	if s.playground {
-		who = "the stand-in, as the garbage collector,"
+		who = sayStandinAsGC
 	}
-	s.tl.StepEN("Delete a Foo",
-		"The controller does nothing: the Deployment's owner reference names the Foo, and",
-		who+" deletes what the Foo owned. The Deployment's OnDelete",
-		"finds no Foo in the cache and is ignored.")
+	s.tl.Step(sayDeleteFooTitle, sayDeleteFooWhy.Format(who))
 	mark := s.trace.mark()
 	s.tl.Event("demo", "DELETE", "Foo "+s.ns+"/flaky", "by hand")
 	if err := s.dyn.Resource(crd.Foo.GVR()).Namespace(s.ns).Delete(s.env.Ctx, "flaky", metav1.DeleteOptions{}); err != nil {
@@ -282,10 +259,7 @@ func (s *script) deleteFoo() error {
 // shutdown cancels the controller's context while a reconcile is in
 // flight: ShutDownWithDrain lets it finish.
 func (s *script) shutdown() error {
-	s.tl.StepEN("Shut down with a reconcile in flight",
-		"Scale the Foo to 2 with the next Deployment write held back for a second, and cancel the",
-		"controller's context as soon as a worker takes the key. The queue stops taking keys; the drain",
-		"waits for the reconcile to finish its write; then the informers stop.")
+	s.tl.Step(sayShutdownTitle, sayShutdownWhy)
 	s.faults.slowNextWrite(time.Second)
 	mark := s.trace.mark()
 	if err := s.setFooReplicas("example", 2); err != nil {
@@ -305,9 +279,9 @@ func (s *script) shutdown() error {
 	})
 	switch {
 	case write >= 0 && write < drained:
-		s.tl.NoteEN("The reconcile in flight finished its write before the drain ended; Run returned nil.")
+		s.tl.Note(sayDrained)
 	default:
-		s.tl.NoteEN("The drain ended before the reconcile's write (it was cut short): see the rows above.")
+		s.tl.Note(sayDrainCut)
 	}
 	s.stopStandinAndWait()
 	return nil
@@ -331,7 +305,7 @@ func (s *script) interrupted() error {
 		return err
 	}
 	s.stopStandinAndWait()
-	s.tl.NoteEN("Ctrl-C: the controller stopped taking keys, drained and stopped its informers (the rows above); the rest of the story is skipped.")
+	s.tl.Note(sayInterrupted)
 	if err := s.printMetrics(); err != nil {
 		return err
 	}
@@ -344,7 +318,7 @@ func (s *script) interrupted() error {
 
 // printMetrics prints the workqueue's metrics.
 func (s *script) printMetrics() error {
-	s.tl.StepEN("The workqueue's metrics", "What a controller manager exports to Prometheus, from our queue's MetricsProvider.")
+	s.tl.Step(sayMetricsTitle, sayMetricsWhy)
 	s.metrics.print(s.tl, controller.QueueName)
 	return nil
 }
@@ -410,12 +384,12 @@ func (s *script) setFooReplicas(name string, replicas int64) error {
 	if err := unstructured.SetNestedField(foo.Object, replicas, "spec", "replicas"); err != nil {
 		return err
 	}
-	s.tl.Event("demo", "UPDATE", "Foo "+s.ns+"/"+name, fmt.Sprintf("spec.replicas %d → %d", before, replicas))
+	answered := s.trace.send("UPDATE", "Foo "+s.ns+"/"+name, fmt.Sprintf("spec.replicas %d → %d", before, replicas))
 	foo, err = foos.Update(s.env.Ctx, foo, metav1.UpdateOptions{})
 	if err != nil {
 		return err
 	}
-	s.tl.Event("demo", "UPDATE", "Foo "+s.ns+"/"+name, "→ rv="+foo.GetResourceVersion())
+	answered(foo.GetResourceVersion())
 	return nil
 }
 
@@ -423,11 +397,11 @@ func (s *script) setFooReplicas(name string, replicas int64) error {
 // real cluster's namespace can tell the demo's objects from anyone else's.
 func (s *script) newFoo(name, deployment string) error {
 	foo := crd.NewFoo(s.ns, name, deployment, 1, map[string]string{managedByLabel: managedBy})
-	s.tl.Event("demo", "CREATE", "Foo "+s.ns+"/"+name, "spec.replicas=1")
+	answered := s.trace.send("CREATE", "Foo "+s.ns+"/"+name, "spec.replicas=1")
 	foo, err := s.dyn.Resource(crd.Foo.GVR()).Namespace(s.ns).Create(s.env.Ctx, foo, metav1.CreateOptions{})
 	if err != nil {
 		return err
 	}
-	s.tl.Event("demo", "CREATE", "Foo "+s.ns+"/"+name, "→ rv="+foo.GetResourceVersion())
+	answered(foo.GetResourceVersion())
 	return nil
 }

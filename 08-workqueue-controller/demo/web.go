@@ -8,7 +8,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"slices"
@@ -22,14 +21,15 @@ import (
 
 	"informer-from-scratch/08-workqueue-controller/observe"
 	"informer-from-scratch/internal/crd"
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/webview"
 )
 
 // webOpts are --web (serve the browser view) and --addr (where).
 var webOpts webview.Flags
 
-func webFlags(fs *flag.FlagSet) {
-	webOpts.Register(fs, "serve a live view of the controller in the browser (the URL is printed); after the story the controller keeps running, and the page's buttons act, until Ctrl-C")
+func webFlags(fs *flag.FlagSet, l string) {
+	webOpts.Register(fs, l, sayWebFlag)
 }
 
 // fields are a Step's facts for the browser view (webview's Field names),
@@ -103,7 +103,7 @@ func startWeb(s *script) (*web, error) {
 		return nil, err
 	}
 	w.srv = srv
-	s.tl.NoteEN("Web view: %s (open it in a browser; its buttons act once the story is over)", srv.URL())
+	s.tl.Note(sayWebView, srv.URL())
 	return w, nil
 }
 
@@ -125,11 +125,9 @@ func (w *web) addButtons() {
 // --cleanup still need: they get one of their own, bounded.
 func (w *web) stayUpThenStop() error {
 	s := w.s
-	s.tl.StepEN("The page's turn",
-		"The controller keeps running: the page's buttons create, scale and delete Foos, delete a",
-		"Deployment behind its back, and make a reconcile fail. Press Ctrl-C to shut it down.")
+	s.tl.Step(sayPageTitle, sayPageWhy)
 	w.buttons.Open()
-	s.tl.NoteEN("--web: the controller keeps running and the page's buttons act, until you press Ctrl-C: %s", w.srv.URL())
+	s.tl.Note(sayWebStaysUp, w.srv.URL())
 	// Ctrl-C ends the controller's context too (it is derived from the
 	// demo's): its rows say it is draining before this code runs.
 	<-s.env.Ctx.Done()
@@ -151,11 +149,14 @@ func (w *web) close() {
 		w.stopAfter()
 	}
 	if err := w.srv.Close(); err != nil {
-		w.s.tl.NoteEN("web view: %v", err)
+		w.s.tl.Note(sayWebError, err)
 	}
 }
 
 // ---- the buttons ----
+
+// Each button's action answers in both languages (the page shows the one
+// its toggle chose); its errors are lang.Errorf's, for the same reason.
 
 // foos returns the names of the demo's Foos, from the API server, as
 // kubectl would: the buttons act by hand, not through the controller.
@@ -182,7 +183,7 @@ func (w *web) target(ctx context.Context) (*unstructured.Unstructured, error) {
 		return nil, err
 	}
 	if len(names) == 0 {
-		return nil, errors.New("there is no Foo: create one first")
+		return nil, lang.Errorf(sayNoFoo)
 	}
 	if !slices.Contains(names, w.current) {
 		w.current = names[0]
@@ -210,63 +211,63 @@ func (w *web) create(ctx context.Context, prefix string) (string, error) {
 	return name, nil
 }
 
-func (w *web) createFoo(ctx context.Context) (string, error) {
+func (w *web) createFoo(ctx context.Context) (lang.Text, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	name, err := w.create(ctx, "foo")
 	if err != nil {
-		return "", err
+		return lang.Text{}, err
 	}
-	return "created Foo " + name, nil
+	return sayCreatedFoo.Format(name), nil
 }
 
-func (w *web) scaleFoo(ctx context.Context) (string, error) {
+func (w *web) scaleFoo(ctx context.Context) (lang.Text, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	foo, err := w.target(ctx)
 	if err != nil {
-		return "", err
+		return lang.Text{}, err
 	}
 	replicas, _, _ := unstructured.NestedInt64(foo.Object, "spec", "replicas")
 	replicas = replicas%5 + 1 // 1 to 5, round and round
 	if err := w.s.setFooReplicas(foo.GetName(), replicas); err != nil {
-		return "", err
+		return lang.Text{}, err
 	}
-	return fmt.Sprintf("scaled Foo %s to %d", foo.GetName(), replicas), nil
+	return sayScaledFoo.Format(foo.GetName(), replicas), nil
 }
 
-func (w *web) deleteDeployment(ctx context.Context) (string, error) {
+func (w *web) deleteDeployment(ctx context.Context) (lang.Text, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	foo, err := w.target(ctx)
 	if err != nil {
-		return "", err
+		return lang.Text{}, err
 	}
 	deployment, _, _ := unstructured.NestedString(foo.Object, "spec", "deploymentName")
 	w.s.tl.Event("demo", "DELETE", w.s.deployment(deployment), "by hand")
 	if err := w.s.kube.AppsV1().Deployments(w.s.ns).Delete(ctx, deployment, metav1.DeleteOptions{}); err != nil {
-		return "", err
+		return lang.Text{}, err
 	}
-	return "deleted Deployment " + deployment + " of Foo " + foo.GetName(), nil
+	return sayDeletedDepl.Format(deployment, foo.GetName()), nil
 }
 
-func (w *web) deleteFoo(ctx context.Context) (string, error) {
+func (w *web) deleteFoo(ctx context.Context) (lang.Text, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	foo, err := w.target(ctx)
 	if err != nil {
-		return "", err
+		return lang.Text{}, err
 	}
 	w.s.tl.Event("demo", "DELETE", "Foo "+w.s.ns+"/"+foo.GetName(), "by hand")
 	if err := w.s.dyn.Resource(crd.Foo.GVR()).Namespace(w.s.ns).Delete(ctx, foo.GetName(), metav1.DeleteOptions{}); err != nil {
-		return "", err
+		return lang.Text{}, err
 	}
-	return "deleted Foo " + foo.GetName(), nil
+	return sayDeletedFoo.Format(foo.GetName()), nil
 }
 
 // failReconcile arms the demo's transport as --fail does and creates a
 // Foo: its reconciles fail until the creates have all failed.
-func (w *web) failReconcile(ctx context.Context) (string, error) {
+func (w *web) failReconcile(ctx context.Context) (lang.Text, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	n := failFlag
@@ -277,9 +278,9 @@ func (w *web) failReconcile(ctx context.Context) (string, error) {
 	name, err := w.create(ctx, "flaky")
 	if err != nil {
 		w.s.faults.failNextCreates(0)
-		return "", err
+		return lang.Text{}, err
 	}
-	return fmt.Sprintf("created Foo %s: its Deployment create fails %d times (%s), then succeeds", name, n, strings.Join(delays(n), ", ")), nil
+	return sayCreatedFlaky.Format(name, n, strings.Join(delays(n), ", ")), nil
 }
 
 // delays are the waits the default controller rate limiter's per-item

@@ -88,12 +88,17 @@ func TestWebView(t *testing.T) {
 		// The screenshot: a failing reconcile's token waiting out its delay
 		// in the queue, in slow motion, paused.
 		p.Do("slow motion", chromedp.Click(chromedp.CSS(`#slow`)))
-		p.Press("fail", "created Foo flaky-")
+		last := regexp.MustCompile(`flaky-\d+`).FindString(p.Press("fail", "created Foo flaky-"))
 		p.Poll("a retry waiting in the queue", `document.querySelector('.token[data-lane="queued"][data-state="delayed"]') !== null`)
 		p.Do("pause", chromedp.Click(chromedp.CSS(`#pause`)))
 		p.Screenshot("webview-08-en.png")
 		p.Do("switch to Chinese", chromedp.Click(chromedp.CSS(`#lang`)))
 		p.Poll("the Chinese labels", `document.querySelector('[data-action="fail"]').textContent === "让 reconcile 失败"`)
+		// The heading (the page's turn, the story's last step) and the last
+		// button's answer follow the toggle too.
+		p.Poll("the step's title in Chinese", `document.getElementById('steptitle').textContent === `+strconv.Quote("第 10 步："+sayPageTitle.ZH))
+		p.Poll("the answer in Chinese", `document.getElementById('answer').textContent === `+
+			strconv.Quote("让 reconcile 失败："+sayCreatedFlaky.Format(last, 3, "5ms, 10ms, 20ms").ZH))
 		p.Screenshot("webview-08-zh.png")
 	})
 }

@@ -61,8 +61,10 @@ type Options struct {
 	// Playground is how to start the playground when no real cluster is given.
 	Playground playground.Options
 	// Flags, if set, defines the demo's own flags beside the common ones
-	// (stage 06's --queue); they are parsed with them.
-	Flags func(fs *flag.FlagSet)
+	// (stage 06's --queue); they are parsed with them. l is the language
+	// the demo narrates in (--lang's, else the locale's): the flags' help
+	// texts are said in it, as the common ones' are.
+	Flags func(fs *flag.FlagSet, l string)
 	// CheckFlags, if set, checks the values of the demo's own flags, and
 	// how they combine, once they are parsed and before anything starts:
 	// no playground (on a first run, a build of several minutes) and no
@@ -70,7 +72,8 @@ type Options struct {
 	// wrong. realCluster says whether --kubeconfig or $INFORMER_KUBECONFIG
 	// names a cluster. Every check of a flag belongs here, not in the
 	// script; an error is a usage error: Run prints it and returns 2, as
-	// for a value the flag package refuses.
+	// for a value the flag package refuses. An error made with
+	// lang.Errorf is printed in the demo's language.
 	CheckFlags func(realCluster bool) error
 	// WritesOnRealCluster lets the script write on a real cluster, inside a
 	// namespace of its own (Env.Namespace). Only stage 08's controller
@@ -130,16 +133,13 @@ const exitInterrupted = 130
 func Run(opts Options, args []string, out, errOut io.Writer, script func(env *Env) error) int {
 	// The help is printed while the flags are parsed, so its language is
 	// read from args first; a --lang the demo cannot take is refused below.
-	l, err := lang.Parse(langArg(args))
-	if err != nil {
-		l = lang.FromEnv()
-	}
+	l := LanguageOf(args)
 	fs := flag.NewFlagSet(sayFlagSet.Sprintf(l, opts.Stage), flag.ContinueOnError)
 	kubeconfig := fs.String("kubeconfig", "", sayKubeconfig.Sprintf(l, KubeconfigEnv))
 	wait := fs.Bool("wait", false, sayWaitFlag.In(l))
 	langFlag := fs.String("lang", "", sayLangFlag.In(l))
 	if opts.Flags != nil {
-		opts.Flags(fs)
+		opts.Flags(fs, l)
 	}
 	if code, ok := parse(fs, args, l, errOut); !ok {
 		return code
@@ -148,7 +148,8 @@ func Run(opts Options, args []string, out, errOut io.Writer, script func(env *En
 	if path == "" {
 		path, from = os.Getenv(KubeconfigEnv), "$"+KubeconfigEnv
 	}
-	if l, err = checkFlags(fs, *langFlag, opts.CheckFlags, path != ""); err != nil {
+	l, err := checkFlags(fs, *langFlag, opts.CheckFlags, path != "")
+	if err != nil {
 		fmt.Fprint(errOut, sayError.Sprintf(l, lang.Message(err, l)))
 		return exitUsage
 	}
@@ -220,6 +221,18 @@ func parse(fs *flag.FlagSet, args []string, l string, errOut io.Writer) (code in
 		fs.Usage()
 	}
 	return exitUsage, false
+}
+
+// LanguageOf is the language a demo run with args narrates in: the one
+// --lang names, else the locale's (lang.FromEnv), also when --lang names
+// one the course does not speak (Run refuses it, in the locale's). A demo
+// that answers a flag before Main (--break=help) says it in this language.
+func LanguageOf(args []string) string {
+	l, err := lang.Parse(langArg(args))
+	if err != nil {
+		return lang.FromEnv()
+	}
+	return l
 }
 
 // langArg is the value args give --lang (in any spelling the flag package

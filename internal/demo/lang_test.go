@@ -79,3 +79,27 @@ func TestALanguageTheCourseDoesNotSpeakIsRefusedBeforeAnythingStarts(t *testing.
 		t.Errorf("--lang=klingon under LANG=zh_CN.UTF-8: exit %d, stdout %q, stderr %q; want 2, nothing, and the error in Chinese", code, stdout, stderr)
 	}
 }
+
+// TestLanguageOf: what a demo answers before Main (--break=help) is said
+// in the language Run would narrate in.
+func TestLanguageOf(t *testing.T) {
+	setLocale(t, "", "", "zh_CN.UTF-8")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, lang.ZH},
+		{[]string{"--lang=en", "--break=help"}, lang.EN},
+		{[]string{"-lang", "en"}, lang.EN},
+		{[]string{"--lang=fr"}, lang.ZH}, // refused by Run, in the locale's language
+		{[]string{"--", "--lang=en"}, lang.ZH},
+	} {
+		if got := demo.LanguageOf(tc.args); got != tc.want {
+			t.Errorf("LanguageOf(%q) under LANG=zh_CN.UTF-8 = %s, want %s", tc.args, got, tc.want)
+		}
+	}
+	setLocale(t, "C", "", "")
+	if got := demo.LanguageOf([]string{"--lang=zh"}); got != lang.ZH {
+		t.Errorf("LanguageOf(--lang=zh) under LC_ALL=C = %s", got)
+	}
+}

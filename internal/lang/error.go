@@ -42,6 +42,12 @@ func Message(err error, l string) string {
 	return err.Error()
 }
 
+// TextOf is err said in both languages, as Message says it in each: for
+// a page that shows an error in the language its reader chose.
+func TextOf(err error) Text {
+	return Text{EN: Message(err, EN), ZH: Message(err, ZH)}
+}
+
 // localArgs renders the arguments of a format that have a form in each
 // language in l: a Text as its text in l, an Error as its message in l
 // (still an error, so that %w keeps wrapping).

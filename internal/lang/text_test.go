@@ -75,6 +75,12 @@ func TestErrorfInBothLanguages(t *testing.T) {
 	if got := Message(fmt.Errorf("plain"), ZH); got != "plain" {
 		t.Errorf("Message of a plain error = %q", got)
 	}
+	if got := TextOf(inner); got != T("cannot reach the cluster", "连不上 the cluster") {
+		t.Errorf("TextOf = %q", got)
+	}
+	if got := TextOf(fmt.Errorf("plain")); got != Verbatim("plain") {
+		t.Errorf("TextOf of a plain error = %q", got)
+	}
 }
 
 func TestWidthAndPad(t *testing.T) {

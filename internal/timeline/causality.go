@@ -49,12 +49,21 @@ type Call struct {
 // Send prints the row of a request as it goes out, before the call: what
 // it causes can only be printed after it. Call Answered when it returns.
 func (t *Timeline) Send(layer, what, object, detail string) *Call {
-	t.mu.Lock()
-	t.calls++
-	id := strconv.Itoa(t.calls)
-	t.mu.Unlock()
+	id := t.NewCall()
 	t.EventWith(map[string]string{FieldCall: id}, layer, what, object, detail)
 	return &Call{t: t, id: id, layer: layer, what: what, object: object}
+}
+
+// NewCall numbers a request that a demo prints in rows of its own shape
+// rather than with Send and Answered (stage 08's write rows: the request's
+// detail, then "→ rv=N" on a row like it). The demo puts the number under
+// FieldCall in both rows' Fields, and the answer's resourceVersion under
+// FieldRV in the second's, and CausesFirst pairs them as it pairs Send's.
+func (t *Timeline) NewCall() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.calls++
+	return strconv.Itoa(t.calls)
 }
 
 // Answered prints the answer to the call: "← " and the request's verb, the

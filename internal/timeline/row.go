@@ -26,7 +26,8 @@ type Row struct {
 	Title string   `json:"title,omitempty"`
 	Why   []string `json:"why,omitempty"`
 	// TitleText and WhyText are the same in both languages, for a page
-	// that switches language (nil for a step printed with StepEN).
+	// that switches language (nil for a step printed with StepEN, which
+	// only tests and diagrams use).
 	TitleText *lang.Text  `json:"titleText,omitempty"`
 	WhyText   []lang.Text `json:"whyText,omitempty"`
 	// Offset, Layer, What and Object are an event's columns; Detail is an

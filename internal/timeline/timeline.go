@@ -87,9 +87,10 @@ func (t *Timeline) Step(title lang.Text, why ...lang.Text) {
 	t.printStep(title.In(t.lang), lines, &title, why)
 }
 
-// StepEN is Step in English only, for the demos whose narration is not
-// translated yet (stages 06 and 08, issue 26); the narration parity test
-// names the packages that may still call it.
+// StepEN is Step in English only, for tests and the scripted runs that
+// draw the chapters' sequence diagrams, whose notes are English in both
+// languages' chapters. A demo never calls it: the narration parity test
+// (internal/demo) refuses it in a demo's code.
 func (t *Timeline) StepEN(title string, why ...string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -128,7 +129,7 @@ func (t *Timeline) Note(format lang.Text, args ...any) {
 	t.printNote(format.Sprintf(t.lang, args...))
 }
 
-// NoteEN is Note in English only: see StepEN.
+// NoteEN is Note in English only, for tests and diagrams: see StepEN.
 func (t *Timeline) NoteEN(format string, args ...any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

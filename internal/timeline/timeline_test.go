@@ -181,6 +181,18 @@ func TestCausesFirst(t *testing.T) {
 			tl.EventWith(timeline.Origin("70"), "informer", "ADDED", "ns/a", "rv=70")
 			tl.Event("handler", "OnUpdate", "ns/a", "rv=70 → rv=75")
 		}, 1, 0},
+		{"a write in rows of its own shape, paired with NewCall", func(tl *timeline.Timeline) {
+			id := tl.NewCall()
+			tl.EventWith(map[string]string{timeline.FieldCall: id}, "write", "UPDATE", "Foo ns/a status", "sent")
+			tl.Event("handler", "OnUpdate", "Foo ns/a", "rv=77")
+			tl.EventWith(map[string]string{timeline.FieldCall: id, timeline.FieldRV: "77"}, "write", "UPDATE", "Foo ns/a status", "→ rv=77")
+		}, 1, 0},
+		{"the same, its request row printed after the event", func(tl *timeline.Timeline) {
+			id := tl.NewCall()
+			tl.Event("handler", "OnUpdate", "Foo ns/a", "rv=77")
+			tl.EventWith(map[string]string{timeline.FieldCall: id}, "write", "UPDATE", "Foo ns/a status", "sent")
+			tl.EventWith(map[string]string{timeline.FieldCall: id, timeline.FieldRV: "77"}, "write", "UPDATE", "Foo ns/a status", "→ rv=77")
+		}, 1, 1},
 		{"rows of a resourceVersion no write named are not placed", func(tl *timeline.Timeline) {
 			tl.Event("watch", "ADDED", "ns/a", "rv=74")
 			tl.Event("demo", "CREATE", "ns/a", "rv=74")

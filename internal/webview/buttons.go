@@ -5,9 +5,9 @@ package webview
 
 import (
 	"context"
-	"errors"
 	"sync/atomic"
 
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/timeline"
 )
 
@@ -53,9 +53,9 @@ func (b *Buttons) Start(addr string, cfg Config, tl *timeline.Timeline) (*Server
 
 // guard refuses a press while the buttons are shut.
 func (b *Buttons) guard(do Action) Action {
-	return func(ctx context.Context) (string, error) {
+	return func(ctx context.Context) (lang.Text, error) {
 		if !b.open.Load() {
-			return "", errors.New("the buttons act only between the end of the demo's story and Ctrl-C")
+			return lang.Text{}, lang.Errorf(sayButtonsShut)
 		}
 		return do(ctx)
 	}

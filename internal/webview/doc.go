@@ -31,9 +31,11 @@
 //
 // The page (static/) is plain HTML, CSS, JavaScript and SVG, embedded in
 // the demo's binary: no build step, no library. Its labels come in English
-// and Chinese, with the docs' terms. Its buttons call Actions the demo
-// registers (Handle): the demo, not the page, decides what a button does,
-// and runs one action at a time.
+// and Chinese, with the docs' terms, and so do the step titles (a step
+// row's TitleText) and the buttons' answers (an Action's lang.Text): the
+// page's language toggle switches them all. Its buttons call Actions the
+// demo registers (Handle): the demo, not the page, decides what a button
+// does, and runs one action at a time.
 //
 // # Who may press the buttons
 //

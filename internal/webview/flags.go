@@ -5,8 +5,9 @@ package webview
 
 import (
 	"flag"
-	"fmt"
 	"net"
+
+	"informer-from-scratch/internal/lang"
 )
 
 // Flags are a demo's --web and --addr.
@@ -21,10 +22,11 @@ type Flags struct {
 // defaultAddr is --addr's default: loopback, a free port.
 const defaultAddr = "127.0.0.1:0"
 
-// Register adds --web, with its help text, and --addr to fs.
-func (f *Flags) Register(fs *flag.FlagSet, webHelp string) {
-	fs.BoolVar(&f.Web, "web", false, webHelp)
-	fs.StringVar(&f.Addr, "addr", defaultAddr, "with --web: the page's address, on loopback (port 0: a free one)")
+// Register adds --web, with its help text, and --addr to fs, their help
+// in language l (demo.Options.Flags says which).
+func (f *Flags) Register(fs *flag.FlagSet, l string, webHelp lang.Text) {
+	fs.BoolVar(&f.Web, "web", false, webHelp.In(l))
+	fs.StringVar(&f.Addr, "addr", defaultAddr, sayAddrFlag.In(l))
 }
 
 // Check refuses, before the demo starts anything, what Start would refuse
@@ -32,11 +34,12 @@ func (f *Flags) Register(fs *flag.FlagSet, webHelp string) {
 // a fixed port another program holds (often the same demo, still running
 // in another terminal). It listens on the address once and lets go, so a
 // program that takes the port in between is still caught by Start. And it
-// refuses --addr without --web, which would serve nothing.
+// refuses --addr without --web, which would serve nothing. Its errors are
+// lang.Errorf's: the demo says them in the learner's language.
 func (f *Flags) Check() error {
 	if !f.Web {
 		if f.Addr != defaultAddr {
-			return fmt.Errorf("--addr=%s is where the page listens: it needs --web", f.Addr)
+			return lang.Errorf(sayAddrNeedsWeb, f.Addr)
 		}
 		return nil
 	}
@@ -45,7 +48,7 @@ func (f *Flags) Check() error {
 	}
 	l, err := net.Listen("tcp", f.Addr)
 	if err != nil {
-		return fmt.Errorf("--addr=%s: %w", f.Addr, err)
+		return lang.Errorf(sayAddrListen, f.Addr, err)
 	}
 	return l.Close()
 }

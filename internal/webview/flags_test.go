@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/webview"
 )
 
@@ -32,7 +33,7 @@ func TestFlagsCheckRefusesWhatStartWould(t *testing.T) {
 	} {
 		var f webview.Flags
 		fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-		f.Register(fs, "serve the page")
+		f.Register(fs, lang.EN, lang.T("serve the page", "提供页面"))
 		if err := fs.Parse(tc.args); err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/timeline"
 	"informer-from-scratch/internal/webview"
 	"informer-from-scratch/internal/webview/webviewtest"
@@ -28,7 +29,7 @@ func TestServesOnlyItsOwnHost(t *testing.T) {
 	}
 	defer srv.Close()
 	var pressed atomic.Int32
-	srv.Handle("create", func(context.Context) (string, error) { pressed.Add(1); return "created", nil })
+	srv.Handle("create", func(context.Context) (lang.Text, error) { pressed.Add(1); return lang.T("created", "已创建"), nil })
 	u, err := url.Parse(srv.URL())
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/timeline"
 )
 
@@ -29,8 +30,10 @@ var pipelines = map[string]pipeline{
 var static embed.FS
 
 // Action is what a button does, on the demo's side. Its answer (or error)
-// is shown on the page.
-type Action func(ctx context.Context) (string, error)
+// is shown on the page, in both languages: the page shows the one its
+// toggle chose, and switches with it. An error made with lang.Errorf is
+// said in both; any other in its own words.
+type Action func(ctx context.Context) (lang.Text, error)
 
 // Server serves one demo's page while the demo runs.
 type Server struct {
@@ -71,7 +74,7 @@ func Start(addr string, cfg Config, tl *timeline.Timeline) (*Server, error) {
 	}
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("--addr=%s: %w", addr, err)
+		return nil, lang.Errorf(sayAddrListen, addr, err)
 	}
 	s := &Server{
 		cfg: cfg, listener: l, hosts: ownHosts(l.Addr()), done: make(chan struct{}),
@@ -91,13 +94,13 @@ func Start(addr string, cfg Config, tl *timeline.Timeline) (*Server, error) {
 func checkLoopback(addr string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("--addr=%s: want host:port, such as 127.0.0.1:8006: %w", addr, err)
+		return lang.Errorf(sayAddrShape, addr, err)
 	}
 	if host == "localhost" {
 		return nil
 	}
 	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("--addr=%s: the page must listen on loopback (127.0.0.1, [::1] or localhost): its buttons change the cluster", addr)
+		return lang.Errorf(sayAddrLoopback, addr)
 	}
 	return nil
 }
@@ -216,9 +219,11 @@ func writeEvent(w http.ResponseWriter, event string, v any) error {
 	return err
 }
 
-// serveAction runs a button's action. It wants the header the page sends,
-// which a form on another site cannot: a page elsewhere cannot press the
-// buttons through the learner's browser.
+// serveAction runs a button's action and answers what it said, in both
+// languages, as JSON ({"en": ..., "zh": ...}): 200 when it acted, 409 when
+// it refused. It wants the header the page sends, which a form on another
+// site cannot: a page elsewhere cannot press the buttons through the
+// learner's browser.
 func (s *Server) serveAction(w http.ResponseWriter, r *http.Request) {
 	if r.Header.Get("X-Webview") != "1" {
 		http.Error(w, "missing X-Webview header", http.StatusForbidden)
@@ -236,11 +241,13 @@ func (s *Server) serveAction(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), time.Minute)
 	defer cancel()
 	answer, err := a(ctx)
+	status := http.StatusOK
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusConflict)
-		return
+		answer, status = lang.TextOf(err), http.StatusConflict
 	}
-	fmt.Fprint(w, answer)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(answer)
 }
 
 // Close stops the server: it ends every stream, stops listening and stops

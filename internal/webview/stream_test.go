@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/timeline"
 	"informer-from-scratch/internal/webview"
 	"informer-from-scratch/internal/webview/webviewtest"
@@ -34,7 +35,7 @@ func story(tl *timeline.Timeline, srv *webview.Server) {
 		}
 		tl.EventWith(f, layer, op, object, detail)
 	}
-	tl.StepEN("Build the informer, add two handlers, run it")
+	tl.Step(buildTitle)
 	srv.Listener("audit")
 	srv.Listener("metrics")
 	tl.Event("http", "GET", "/api/v1/namespaces/ns/pods", "allowWatchBookmarks=true&sendInitialEvents=true&watch=true")
@@ -85,6 +86,10 @@ func story(tl *timeline.Timeline, srv *webview.Server) {
 	tl.NoteEN("Cache: [web-1@68]")
 }
 
+// buildTitle is the story's first step's title, in both languages: the
+// page's heading follows its language toggle.
+var buildTitle = lang.T("Build the informer, add two handlers, run it", "构建 informer，加两个 handler，运行")
+
 // TestStreamMatchesTheTimeline runs the story and reads the stream as the
 // page does: it must carry exactly the rows the terminal printed, in order,
 // and move each token through the lanes the layers handled it in.
@@ -122,6 +127,11 @@ func TestStreamMatchesTheTimeline(t *testing.T) {
 	}
 	if diff := cmp.Diff(out.String()[printedBefore:], rows.String()); diff != "" {
 		t.Errorf("the stream's rows differ from the terminal's output (-terminal +stream):\n%s", diff)
+	}
+	// A step's row carries its title in both languages, for the page's
+	// heading in the language its toggle chose.
+	if r := msgs[0].Row; r == nil || r.Kind != timeline.KindStep || r.TitleText == nil || *r.TitleText != buildTitle {
+		t.Errorf("the first message's step row is %+v; want its title in both languages, %q", r, buildTitle)
 	}
 
 	// Every copy of web-4's notification went through every lane in order.
@@ -218,7 +228,7 @@ func TestButtonsNeedThePagesHeader(t *testing.T) {
 	}
 	defer srv.Close()
 	pressed := 0
-	srv.Handle("create", func(context.Context) (string, error) { pressed++; return "created", nil })
+	srv.Handle("create", func(context.Context) (lang.Text, error) { pressed++; return lang.T("created", "已创建"), nil })
 	resp, err := http.Post(srv.URL()+"act/create", "text/plain", nil)
 	if err != nil {
 		t.Fatal(err)

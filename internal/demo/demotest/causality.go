@@ -27,13 +27,20 @@ const writeDelay = 150 * time.Millisecond
 // anything to check. It returns the output.
 func RunCausal(t *testing.T, opts demo.Options, script func(*demo.Env) error, placed int, want ...string) string {
 	t.Helper()
+	return RunCausalWithArgs(t, opts, nil, script, placed, want...)
+}
+
+// RunCausalWithArgs is RunCausal with the demo's own flags (stage 06's
+// --queue).
+func RunCausalWithArgs(t *testing.T, opts demo.Options, args []string, script func(*demo.Env) error, placed int, want ...string) string {
+	t.Helper()
 	held := func(env *demo.Env) error {
 		if err := env.WrapTransport(holdWrites); err != nil {
 			return err
 		}
 		return script(env)
 	}
-	tr := RunTranscript(t, opts, nil, held, want...)
+	tr := RunTranscript(t, opts, args, held, want...)
 	CausesFirst(t, tr, placed)
 	return tr.Out
 }

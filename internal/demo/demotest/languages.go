@@ -69,3 +69,32 @@ func protocol(rows []timeline.Row) []string {
 	}
 	return out
 }
+
+// NarratesInChinese fails the test unless every step of a transcript run
+// with --lang=zh (its title and each line of its explanation) and every
+// note says something in Chinese: a text left in English, or a note
+// printed with Timeline.NoteEN, has no Han character. For a demo whose
+// notes all have words (stage 03's Pop tables, notes of columns only,
+// would not pass).
+func NarratesInChinese(t *testing.T, tr Transcript) {
+	t.Helper()
+	steps := 0
+	for _, r := range tr.Rows {
+		var lines []string
+		switch r.Kind {
+		case timeline.KindStep:
+			steps++
+			lines = append([]string{r.Title}, r.Why...)
+		case timeline.KindNote:
+			lines = strings.Split(r.Detail, "\n")
+		}
+		for _, line := range lines {
+			if !lang.HasHan(line) {
+				t.Errorf("--lang=zh: a %s of step %d says %q, with no Chinese in it", r.Kind, r.Step, line)
+			}
+		}
+	}
+	if steps == 0 {
+		t.Errorf("--lang=zh: the transcript has no step to check:\n%s", tr.Out)
+	}
+}

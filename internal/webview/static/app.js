@@ -12,7 +12,7 @@ const UI = {
     offline: 'The demo has stopped, or cannot be reached. The page reconnects when it is back.',
     more: (n) => `+${n}`, ring: 'ring', yes: 'yes', no: 'no', synced: 'HasSynced',
     words: { open: 'open', cut: 'cut', restored: 'restored', true: 'yes', false: 'no' },
-    other: '中文', step_: (n, t) => `Step ${n}: ${t}`,
+    other: '中文', step_: (n, t) => `Step ${n}: ${t}`, answer: (b, t) => `${b}: ${t}`,
   },
   zh: {
     pause: '暂停', play: '继续', step: '单步', slow: '慢动作',
@@ -20,7 +20,7 @@ const UI = {
     offline: 'demo 已经停止，或者连不上。它回来后页面会自动重连。',
     more: (n) => `+${n}`, ring: '缓冲区', yes: '是', no: '否', synced: 'HasSynced',
     words: { open: '已连接', cut: '已断开', restored: '已恢复', true: '是', false: '否' },
-    other: 'English', step_: (n, t) => `第 ${n} 步：${t}`,
+    other: 'English', step_: (n, t) => `第 ${n} 步：${t}`, answer: (b, t) => `${b}：${t}`,
   },
 };
 
@@ -38,7 +38,10 @@ let queue = []; // messages received, not yet drawn
 let paused = params.get('paused') === '1';
 let slow = false;
 let busy = false;
-let stepTitle = null;
+// The heading and the last button's answer come in both languages (a step
+// row's titleText, an action's answer): the toggle switches them too.
+let stepTitle = null; // {step, title, text}
+let answer = null; // {button, text: {en, zh} or null while waiting, error}
 
 const tokens = new Map(); // id → {el, lane, key, label, state}
 const lanes = new Map(); // lane instance id ("queue", "listener:audit") → {el, ids: [], box}
@@ -67,11 +70,23 @@ function renderText() {
   renderButtons();
   layout();
   renderStepTitle();
+  renderAnswer();
 }
+
+// stepOf is what the heading needs of a step row: its title in both
+// languages when the demo narrated it so, else as it was printed.
+const stepOf = (row) => ({ step: row.step, title: row.title, text: row.titleText });
 
 function renderStepTitle() {
   const h = document.getElementById('steptitle');
-  h.textContent = stepTitle ? t('step_')(stepTitle.step, stepTitle.title) : '';
+  h.textContent = stepTitle ? t('step_')(stepTitle.step, stepTitle.text ? label(stepTitle.text) : stepTitle.title) : '';
+}
+
+function renderAnswer() {
+  const el = document.getElementById('answer');
+  if (!answer) return;
+  el.className = answer.error ? 'error' : '';
+  el.textContent = answer.text ? t('answer')(label(answer.button.label), label(answer.text)) : '…';
 }
 
 // ---------- counters and buttons ----------
@@ -119,22 +134,27 @@ function renderButtons() {
   }
 }
 
+// act presses a button. The demo answers in both languages, {en, zh}; a
+// refusal of the server's own (a 403, a 404) is plain text, the same in both.
 async function act(b, el) {
-  const answer = document.getElementById('answer');
   el.disabled = true;
-  answer.className = '';
-  answer.textContent = '…';
+  answer = { button: b, text: null, error: false };
+  renderAnswer();
   try {
     const resp = await fetch(`act/${b.id}`, { method: 'POST', headers: { 'X-Webview': '1' } });
-    const text = (await resp.text()).trim();
-    answer.textContent = `${label(b.label)}: ${text}`;
-    if (!resp.ok) answer.className = 'error';
+    const body = (await resp.text()).trim();
+    let text = null;
+    try {
+      text = JSON.parse(body);
+    } catch (e) {}
+    if (!text || typeof text !== 'object') text = { en: body, zh: body };
+    answer = { button: b, text, error: !resp.ok };
   } catch (e) {
-    answer.textContent = `${label(b.label)}: ${e}`;
-    answer.className = 'error';
+    answer = { button: b, text: { en: `${e}`, zh: `${e}` }, error: true };
   } finally {
     el.disabled = false;
   }
+  renderAnswer();
 }
 
 // ---------- lanes ----------
@@ -422,7 +442,7 @@ function apply(msg, ms) {
   if (msg.row) {
     logRow(msg.row.text, msg.row.kind === 'event');
     if (msg.row.kind === 'step') {
-      stepTitle = { step: msg.row.step, title: msg.row.title };
+      stepTitle = stepOf(msg.row);
       renderStepTitle();
     }
   }
@@ -515,7 +535,7 @@ function reset(snap) {
   for (const id of lanes.keys()) placeLane(id, 0);
   for (const text of snap.recent || []) logRow(text, false);
   if (snap.step) {
-    stepTitle = { step: snap.step.step, title: snap.step.title };
+    stepTitle = stepOf(snap.step);
     renderStepTitle();
   }
   view.counters = { ...state.counters };

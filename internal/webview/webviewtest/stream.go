@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/webview"
 )
 
@@ -145,27 +146,40 @@ func readEvents(r io.Reader) <-chan event {
 	return out
 }
 
-// Press presses a button as the page does, and returns the answer; it fails
-// the test if the action failed.
+// Press presses a button as the page does, and returns the answer in
+// English; it fails the test if the action failed.
 func Press(t *testing.T, url, id string) string {
 	t.Helper()
-	answer, status := press(url, id)
-	if status != http.StatusOK {
-		t.Fatalf("pressing %q: %d %s", id, status, answer)
+	return PressText(t, url, id).EN
+}
+
+// PressText is Press returning the answer in both languages, as the page
+// gets it.
+func PressText(t *testing.T, url, id string) lang.Text {
+	t.Helper()
+	answer, status, err := press(url, id)
+	if err != nil || status != http.StatusOK {
+		t.Fatalf("pressing %q: %d %q, %v", id, status, answer, err)
 	}
 	return answer
 }
 
-func press(url, id string) (string, int) {
+// press posts a press and reads its answer, which is JSON in both
+// languages.
+func press(url, id string) (lang.Text, int, error) {
 	req, _ := http.NewRequest(http.MethodPost, url+"act/"+id, nil)
 	req.Header.Set("X-Webview", "1")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return err.Error(), 0
+		return lang.Text{}, 0, err
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return strings.TrimSpace(string(b)), resp.StatusCode
+	var answer lang.Text
+	if err := json.Unmarshal(b, &answer); err != nil {
+		return lang.Text{}, resp.StatusCode, fmt.Errorf("the answer is not a text in both languages: %q: %w", b, err)
+	}
+	return answer, resp.StatusCode, nil
 }
 
 // Journeys follows every token through msgs and returns the lanes each
