@@ -145,6 +145,64 @@ func keyOf(obj any) string {
 	return m.GetNamespace() + "/" + m.GetName()
 }
 
+// TestShutdownStartsNoNewReconcile: once Run's shutdown has begun, a
+// worker that gets a key hands it back unreconciled (Run, step 1). The
+// queue still hands out the keys queued before the shutdown (stage 08a);
+// the drain is for the reconciles in flight, not for new ones. Three Foos
+// are queued at start and one worker runs; its first reconcile is held
+// while the controller is cancelled. Let go, it finishes and the drain
+// ends; the worker then gets the two keys still queued, and must reconcile
+// neither. (sample-controller's processNextWorkItem reconciles every key it
+// gets: its Run does not drain, and the process exits under it.)
+func TestShutdownStartsNoNewReconcile(t *testing.T) {
+	for _, s := range sides {
+		t.Run(s.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				w := newFakeWorld(crd.NewFoo(fakeNS, "a", "a-web", 1, nil), crd.NewFoo(fakeNS, "b", "b-web", 1, nil), crd.NewFoo(fakeNS, "c", "c-web", 1, nil))
+				inFlight, release := make(chan struct{}), make(chan struct{})
+				var mu sync.Mutex
+				var reconciled []string
+				hold := func(next controller.SyncFunc) controller.SyncFunc {
+					return func(ctx context.Context, key informer.ObjectName) error {
+						mu.Lock()
+						reconciled = append(reconciled, key.String())
+						first := len(reconciled) == 1
+						mu.Unlock()
+						if first {
+							close(inFlight)
+							<-release // the reconcile in flight at shutdown
+						}
+						return next(ctx, key)
+					}
+				}
+				c := newFakeController(t, s, w, controller.Options{Seams: controller.Seams{Sync: hold}})
+				ctx, cancel := context.WithCancel(context.Background())
+				returned := make(chan error, 1)
+				go func() { returned <- c.Run(ctx, 1) }()
+				time.Sleep(time.Second) // client-go's WaitForCacheSync polls every 100ms
+				synctest.Wait()
+				if !isClosed(inFlight) {
+					t.Errorf("%s: no reconcile started", s.name)
+					close(inFlight)
+				} else if n := c.QueueLen(); n != 2 {
+					t.Errorf("%s: %d keys queued behind the reconcile in flight, want 2", s.name, n)
+				}
+				cancel()
+				synctest.Wait() // Run waits in its drain
+				close(release)
+				if err := <-returned; err != nil {
+					t.Errorf("%s: Run returned %v", s.name, err)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if len(reconciled) != 1 {
+					t.Errorf("%s: reconciled %q: once the shutdown had begun, the worker reconciled the keys still queued; it must hand them back unreconciled (Done, and stop)", s.name, reconciled)
+				}
+			})
+		})
+	}
+}
+
 // TestDrainTimeoutNeverOutlivesRun: the drain's bound passes just as the
 // last reconcile finishes. The timeout's callback has begun (it is held in
 // the logger, at its "Drain timed out" line) when the drain returns; Run must

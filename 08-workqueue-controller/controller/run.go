@@ -162,6 +162,8 @@ func (c *Controller) runWorker(ctx context.Context) {
 // delay again), on error it re-queues it with the rate limiter. Either way
 // it calls Done, without which the key would never be handed out again.
 // It returns false when the worker should stop.
+//
+//lab:08
 func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	objRef, shutdown := c.workqueue.Get()
 	if shutdown {

@@ -29,16 +29,23 @@ type workLog struct {
 	gate   sync.RWMutex
 	closed bool
 
-	mu        sync.Mutex
-	inFlight  map[string]bool
-	version   map[string]int
-	seen      map[string]int
+	mu       sync.Mutex
+	inFlight map[string]bool
+	version  map[string]int
+	seen     map[string]int
+	got      map[string]int // how many times Get handed each key out
+	// overHanded counts the times Get handed out a key more often than
+	// it was added.
+	overHanded int
+	// shared counts, per key, the times a worker got it while another
+	// still held it.
+	shared    map[string]int
 	processed int
 	errs      []string
 }
 
 func newWorkLog() *workLog {
-	return &workLog{inFlight: map[string]bool{}, version: map[string]int{}, seen: map[string]int{}}
+	return &workLog{inFlight: map[string]bool{}, version: map[string]int{}, seen: map[string]int{}, got: map[string]int{}, shared: map[string]int{}}
 }
 
 // again has a worker add key once more, unless the test is about to shut
@@ -65,15 +72,40 @@ func (w *workLog) adding(key string) {
 	w.version[key]++
 }
 
-func (w *workLog) start(key string) {
+// start records that a worker got key. It returns false, and records why,
+// when the queue handed out what no queue may: an item nobody added (the
+// zero item of a Get that did not wait), or an item more times than it was
+// added (each Get takes one Add, or more collapsed into one). The worker
+// then stops, rather than take the next such item for ever.
+func (w *workLog) start(key string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.got[key]++
+	if w.got[key] > w.version[key] {
+		w.overHanded++
+		switch {
+		case w.overHanded > 1: // said once
+		case w.version[key] == 0:
+			w.errs = append(w.errs, fmt.Sprintf("Get handed out %q, which nobody added: a Get that does not wait for an item?", key))
+		default:
+			w.errs = append(w.errs, fmt.Sprintf("Get handed out %q again (%d times in all) after only %d adds: a Get that leaves the item in dirty, so that Done queues it again?", key, w.got[key], w.version[key]))
+		}
+		return false
+	}
 	if w.inFlight[key] {
-		w.errs = append(w.errs, key+" handed to a second worker while the first still held it")
+		w.shared[key]++
 	}
 	w.inFlight[key] = true
 	w.seen[key] = w.version[key]
 	w.processed++
+	return true
+}
+
+// fail records what went wrong outside a worker.
+func (w *workLog) fail(format string, args ...any) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.errs = append(w.errs, fmt.Sprintf(format, args...))
 }
 
 func (w *workLog) finish(key string) {
@@ -87,16 +119,41 @@ func (w *workLog) finish(key string) {
 func (w *workLog) check() []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	errs := w.errs
+	errs := slices.Clone(w.errs)
+	if w.overHanded > 1 {
+		errs = append(errs, fmt.Sprintf("… and %d more items handed out that no add was left for", w.overHanded-1))
+	}
+	var shared []string
+	for key, n := range w.shared {
+		line := key + " handed to a second worker while the first still held it"
+		if n > 1 {
+			line += fmt.Sprintf(" (%d times)", n)
+		}
+		shared = append(shared, line)
+	}
+	errs = append(errs, firstOf(shared, "keys handed to two workers at once")...)
+	var lost []string
 	for key, v := range w.version {
 		if w.seen[key] != v {
-			errs = append(errs, fmt.Sprintf("%s: added %d times, its last processing began after add %d", key, v, w.seen[key]))
+			lost = append(lost, fmt.Sprintf("%s: added %d times, its last processing began after add %d", key, v, w.seen[key]))
 		}
 	}
+	errs = append(errs, firstOf(lost, "keys whose last add was lost")...)
+	var held []string
 	for key := range w.inFlight {
-		errs = append(errs, key+" still in processing after the drain")
+		held = append(held, key+" still in processing after the drain")
 	}
-	return errs
+	return append(errs, firstOf(held, "keys still in processing")...)
+}
+
+// firstOf returns the first three of lines, sorted, and a line that counts
+// the rest: a queue that loses every add would otherwise print fifty.
+func firstOf(lines []string, what string) []string {
+	slices.Sort(lines)
+	if len(lines) <= 3 {
+		return lines
+	}
+	return append(lines[:3:3], fmt.Sprintf("… and %d more %s", len(lines)-3, what))
 }
 
 // implementations gives each test both queues, with a fast per-item backoff
@@ -122,7 +179,10 @@ func worker(q queueUnderTest, log *workLog, pAgain, pRetry float64) {
 		if shutdown {
 			return
 		}
-		log.start(key)
+		if !log.start(key) {
+			q.Done(key) // so that the drain need not wait for it
+			return
+		}
 		runtime.Gosched() // let others run while this key is held
 		if rand.Float64() < pAgain {
 			log.again(key, q.Add)
@@ -158,9 +218,36 @@ func runWorkload(q queueUnderTest, log *workLog, pAgain, pRetry float64, n int, 
 	producers.Wait()
 	settle()
 	log.close()
-	q.ShutDownWithDrain()
+	if !drainWithin(q) {
+		log.fail("ShutDownWithDrain still waited %v after the last add, every worker idle: an item never left the processing set (a Done that does not take it out?)", drainBound)
+	}
 	workers.Wait()
 	q.ShutDown() // client-go's waiting loop outlives ShutDownWithDrain (TestShutDownWithDrainStopsTheWaitingLoop)
+}
+
+// drainBound is how long a test waits for a ShutDownWithDrain before it
+// ends it with ShutDown: a correct drain here is over in milliseconds, and
+// the bound only turns a wrong queue's drain that never returns (an item
+// left in the processing set) into a failure instead of a hang. In a bubble
+// it passes as soon as every goroutine is stuck.
+const drainBound = 10 * time.Second
+
+// drainWithin calls ShutDownWithDrain, and ShutDown if the drain has not
+// returned within drainBound; it reports whether the drain returned by
+// itself.
+func drainWithin(q TypedInterface[string]) bool {
+	drained := make(chan struct{})
+	go func() { q.ShutDownWithDrain(); close(drained) }()
+	timer := time.NewTimer(drainBound)
+	defer timer.Stop()
+	select {
+	case <-drained:
+		return true
+	case <-timer.C:
+		q.ShutDown() // ends the drain
+		<-drained
+		return false
+	}
 }
 
 // TestManyWorkersOnTheRealClock: 8 producers Add 50 keys, 8 workers process
@@ -231,7 +318,7 @@ func TestShutDownWithDrainWaitsForEveryItemInProcessing(t *testing.T) {
 				q := impl.make()
 				release := make(chan struct{})
 				var mu sync.Mutex
-				var done []string
+				var handed, done []string
 				var workers sync.WaitGroup
 				for range 3 {
 					workers.Go(func() {
@@ -239,6 +326,13 @@ func TestShutDownWithDrainWaitsForEveryItemInProcessing(t *testing.T) {
 							key, shutdown := q.Get()
 							if shutdown {
 								return
+							}
+							mu.Lock()
+							handed = append(handed, key)
+							extra := key == "" || len(handed) > 4
+							mu.Unlock()
+							if extra {
+								return // not one of the four adds: the check below says so
 							}
 							<-release
 							mu.Lock()
@@ -257,17 +351,58 @@ func TestShutDownWithDrainWaitsForEveryItemInProcessing(t *testing.T) {
 				go func() { q.ShutDownWithDrain(); close(drained) }()
 				synctest.Wait()
 				if isClosed(drained) {
-					t.Fatal("ShutDownWithDrain returned while three keys were in processing")
+					t.Error("ShutDownWithDrain returned while three keys were in processing")
 				}
 				close(release)
 				workers.Wait()
-				<-drained
+				select {
+				case <-drained:
+				case <-time.After(drainBound):
+					t.Errorf("ShutDownWithDrain still waited %v after every worker had returned: an item never left the processing set (a Done that does not take it out?)", drainBound)
+					q.ShutDown() // ends the drain
+					<-drained
+				}
 				q.ShutDown() // client-go's waiting loop outlives ShutDownWithDrain
 				slices.Sort(done)
 				if got := fmt.Sprint(done); got != "[a b b c]" {
-					t.Errorf("processed %s, want [a b b c]: the re-added key once more", got)
+					t.Errorf("processed %s, want [a b b c]: the re-added key once more (Get handed out %q)", got, handed)
 				}
 			})
 		})
 	}
+}
+
+// TestGetWokenForNothingWaitsAgain: a Get waiting on the condition variable
+// can wake to an empty queue that is not shutting down: Add signalled it,
+// but another Get took the lock first and the item with it. It must wait
+// again (client-go's Get, like every sync.Cond user, waits in a loop), not
+// return: an early return hands a worker the zero item, or tells it to stop
+// while the queue still runs. The race for the lock is the scheduler's to
+// settle, so the test plays the other Get itself, holding our queue's lock
+// (client-go's is out of reach): it wakes the waiting Get with nothing
+// queued.
+func TestGetWokenForNothingWaitsAgain(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		q := NewTyped[string]()
+		defer q.ShutDown()
+		got := make(chan string, 1)
+		go func() {
+			item, shutdown := q.Get()
+			got <- fmt.Sprintf("Get returned (%q, shutdown=%v)", item, shutdown)
+		}()
+		synctest.Wait() // the Get waits on q.cond
+		q.cond.L.Lock()
+		q.cond.Broadcast() // as an Add's Signal whose item another Get took
+		q.cond.L.Unlock()
+		synctest.Wait()
+		select {
+		case r := <-got:
+			t.Fatalf("woken with nothing queued and no shutdown, %s; it must wait again (a loop around cond.Wait, not an if)", r)
+		default:
+		}
+		q.Add("a")
+		if r := <-got; r != `Get returned ("a", shutdown=false)` {
+			t.Errorf("after the Add, %s; want \"a\"", r)
+		}
+	})
 }

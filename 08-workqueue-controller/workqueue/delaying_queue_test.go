@@ -20,6 +20,8 @@ type delayedAdd struct {
 // runDelays adds each item after its delay to a fresh delaying queue, then
 // steps the fake clock (by 1ms up to 100ms, by 100ms after, to two minutes)
 // and records, at each step where something became due, what Get hands out.
+// Each add comes out once at most; a queue that hands out more (a Done that
+// queues its item again and again) is cut short.
 func runDelays(q TypedDelayingInterface[string], clk *testingclock.FakeClock, adds []delayedAdd) []string {
 	defer q.ShutDown()
 	for _, a := range adds {
@@ -39,6 +41,9 @@ func runDelays(q TypedDelayingInterface[string], clk *testingclock.FakeClock, ad
 			item, _ := q.Get()
 			q.Done(item)
 			log = append(log, fmt.Sprintf("%v %s", time.Duration(ms-1)*time.Millisecond, item))
+			if len(log) > len(adds) {
+				return append(log, "… more than were added: cut short")
+			}
 		}
 	}
 	return log

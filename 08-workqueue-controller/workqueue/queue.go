@@ -158,6 +158,8 @@ var _ TypedInterface[string] = &Typed[string]{}
 // Add marks item as needing processing. An item already waiting is not
 // queued twice; an item being processed is queued again when its worker
 // calls Done. After ShutDown, Add does nothing.
+//
+//lab:08
 func (q *Typed[T]) Add(item T) {
 	if q.items.refused(item) {
 		return
@@ -198,6 +200,8 @@ func (q *Typed[T]) Len() int {
 // must call Done with it. Once the queue is shutting down and nothing is
 // waiting, Get returns the zero item and shutdown = true, and the caller
 // should stop.
+//
+//lab:08
 func (q *Typed[T]) Get() (item T, shutdown bool) {
 	q.cond.L.Lock()
 	defer q.cond.L.Unlock()
@@ -220,6 +224,8 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 // Done of an item that is not being processed does nothing. (client-go's
 // Done pushes such an item again if it is waiting, so it sits in the queue
 // twice and two workers can Get it at once; see doc.go.)
+//
+//lab:08
 func (q *Typed[T]) Done(item T) {
 	if q.items.refused(item) {
 		return

@@ -34,7 +34,7 @@ type Lab struct {
 }
 
 // labs are the labs, one per stage that has one, in stage order.
-var labs = []*Lab{lab01, lab02, lab03, lab04, lab05, lab06, lab07}
+var labs = []*Lab{lab01, lab02, lab03, lab04, lab05, lab06, lab07, lab08}
 
 // lookup returns lab n, or an error listing the labs there are.
 func lookup(n int) (*Lab, error) {
