@@ -74,8 +74,27 @@ func (l *Lab) marked(root string) ([]marked, error) {
 			return nil, fmt.Errorf("%s has functions marked //lab:%02d, but it is lab %d's stage", l.Stage, other, l.N)
 		}
 	}
-	sort.Slice(funcs, func(i, j int) bool { return funcs[i].File < funcs[j].File })
+	// In the order of l.Packages (the queue before the controller that
+	// uses it), then by file; within a file, in source order.
+	sort.SliceStable(funcs, func(i, j int) bool {
+		if pi, pj := l.packageRank(funcs[i].File), l.packageRank(funcs[j].File); pi != pj {
+			return pi < pj
+		}
+		return funcs[i].File < funcs[j].File
+	})
 	return funcs, nil
+}
+
+// packageRank is the place in l.Packages of the package file belongs to
+// (len(l.Packages) when none lists it).
+func (l *Lab) packageRank(file string) int {
+	dir := filepath.ToSlash(filepath.Dir(file))
+	for i, p := range l.Packages {
+		if strings.TrimPrefix(p, "./") == dir {
+			return i
+		}
+	}
+	return len(l.Packages)
 }
 
 // files are the files the lab rewrites.

@@ -127,7 +127,7 @@ func list(w io.Writer, root string, m messages) error {
 		for _, f := range funcs {
 			names = append(names, f.Name)
 		}
-		fmt.Fprintf(w, "  %d  %-22s %s (%s min)\n     %s\n     [%s]\n", l.N, l.Stage, l.Title, l.Minutes, strings.Join(names, ", "), status)
+		fmt.Fprintf(w, "  %d  %-23s %s (%s min)\n     %s\n     [%s]\n", l.N, l.Stage, l.Title, l.Minutes, strings.Join(names, ", "), status)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, m.listFooter)
