@@ -82,3 +82,51 @@ func TestWithoutBufferAddWaitsWhileTheHandlerIsBusy(t *testing.T) {
 		})
 	}
 }
+
+// TestStoppingGivesUpOnASourceThatNeverSyncs: watchSynced, a listener's
+// third goroutine, waits for its source's HasSynced or for pop to return,
+// whichever comes first, as client-go's watchSynced does: pop closes done on
+// its way out. So a source that never syncs does not keep the processor from
+// stopping (its Run waits for every listener's goroutines), and the
+// registration's HasSynced stays false.
+func TestStoppingGivesUpOnASourceThatNeverSyncs(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})
+		never := &doneChan{name: "a source that never syncs", ch: make(chan struct{})}
+		handler := ResourceEventHandlerDetailedFuncs{AddFunc: func(any, bool) {}}
+		l, err := NewProcessListener(handler, 0, 0, time.Now(), InitialBufferSize, never)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := p.AddListener(l); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		stopped := make(chan struct{})
+		go func() {
+			p.Run(ctx)
+			close(stopped)
+		}()
+		p.Distribute(AddNotification{NewObj: 1, IsInInitialList: true}, false)
+		synctest.Wait()
+		cancel()
+		synctest.Wait() // everything that can end has ended
+		select {
+		case <-stopped:
+		default:
+			t.Error("the processor's Run did not return when its context ended: it waits for every listener's goroutines, " +
+				"and watchSynced still waits for a source that never syncs. pop must close p.done when it returns: " +
+				"that is what tells watchSynced to give up")
+			// Let watchSynced go, so the bubble ends and the next tests run.
+			select {
+			case <-l.done:
+			default:
+				close(l.done)
+			}
+			<-stopped
+		}
+		if l.HasSynced() {
+			t.Error("the registration's HasSynced is true, but its source never synced")
+		}
+	})
+}

@@ -139,11 +139,15 @@ func summarize(got []int) string {
 	return fmt.Sprintf("%d delivered, all in order", len(got))
 }
 
+// ringGauges are what the slow handler's listener says of its ring: how many
+// notifications wait in it, and its capacity (-1 when the side does not say).
+type ringGauges struct{ depth, capacity int64 }
+
 // runFanOut sends n notifications to handlers handlers, the first of which
 // is blocked until all have been sent, inside a synctest bubble. It also
-// returns the slow handler's ring as it was then: how many notifications
-// waited in it, and its capacity (-1 when the side does not say).
-func runFanOut(t *testing.T, n, handlers int, start func(hs []*seqHandler) fanOut) (res fanOutResult, slowDepth, slowCap int64) {
+// returns the slow handler's ring gauges as they were then (stuck), and
+// once everything had been delivered (drained).
+func runFanOut(t *testing.T, n, handlers int, start func(hs []*seqHandler) fanOut) (res fanOutResult, stuck, drained ringGauges) {
 	synctest.Test(t, func(t *testing.T) {
 		gate := make(chan struct{})
 		hs := make([]*seqHandler, handlers)
@@ -166,18 +170,19 @@ func runFanOut(t *testing.T, n, handlers int, start func(hs []*seqHandler) fanOu
 				res.FastDoneWhileSlowBlocked = false
 			}
 		}
-		slowDepth, slowCap = f.depth(0), f.capacity(0)
+		stuck = ringGauges{f.depth(0), f.capacity(0)}
 		close(gate)
 		// Wait for everything that will ever arrive, not for all n: a
 		// listener that lost notifications then shows up in the summary
 		// below instead of deadlocking the bubble.
 		synctest.Wait()
+		drained = ringGauges{f.depth(0), f.capacity(0)}
 		f.stop()
 		for _, h := range hs {
 			res.Sequences = append(res.Sequences, summarize(h.got))
 		}
 	})
-	return res, slowDepth, slowCap
+	return res, stuck, drained
 }
 
 // TestManyNotificationsReachEveryHandlerInOrder: 100,000 notifications to 10
@@ -193,7 +198,7 @@ func TestManyNotificationsReachEveryHandlerInOrder(t *testing.T) {
 		}
 		return startClientGoFanOut(t, cg)
 	})
-	ours, slowDepth, slowCap := runFanOut(t, n, handlers, func(hs []*seqHandler) fanOut {
+	ours, stuck, drained := runFanOut(t, n, handlers, func(hs []*seqHandler) fanOut {
 		our := make([]ResourceEventHandler, len(hs))
 		for i, h := range hs {
 			our[i] = h
@@ -212,8 +217,8 @@ func TestManyNotificationsReachEveryHandlerInOrder(t *testing.T) {
 	}
 	// While the slow handler was stuck, its first notification was in the
 	// handler, the second in pop's hand, all the others in its ring.
-	if slowDepth != n-2 {
-		t.Errorf("ours: the slow listener's ring held %d notifications, want %d", slowDepth, n-2)
+	if stuck.depth != n-2 {
+		t.Errorf("ours: the slow listener's ring held %d notifications, want %d", stuck.depth, n-2)
 	}
 	// Its capacity is what k8s.io/utils' ring, client-go's, grows to with
 	// as many written: the gauge BufferCapacity reads follows the ring.
@@ -222,8 +227,14 @@ func TestManyNotificationsReachEveryHandlerInOrder(t *testing.T) {
 	for range n - 2 {
 		ref.WriteOne(0)
 	}
-	if slowCap != int64(ref.Cap()) {
-		t.Errorf("ours: the slow listener's BufferCapacity was %d; k8s.io/utils' ring holding %d has grown to %d", slowCap, n-2, ref.Cap())
+	if stuck.capacity != int64(ref.Cap()) {
+		t.Errorf("ours: the slow listener's BufferCapacity was %d; k8s.io/utils' ring holding %d has grown to %d", stuck.capacity, n-2, ref.Cap())
+	}
+	// Once the slow handler had caught up, its ring was empty, and kept its
+	// array: the gauges follow the ring both ways (pop takes one off the
+	// length for every ReadOne), and the ring never shrinks.
+	if want := (ringGauges{0, stuck.capacity}); drained != want {
+		t.Errorf("ours: once every notification was delivered, the slow listener said PendingNotifications=%d BufferCapacity=%d; want %d and %d (an empty ring that kept its array)", drained.depth, drained.capacity, want.depth, want.capacity)
 	}
 }
 

@@ -20,7 +20,9 @@ var lab05 = &Lab{
 			"the ring (p.pendingNotifications.ReadOne). Receive from p.addCh: with nothing in " +
 			"hand, the new one is in hand; else it goes into the ring (WriteOne: never drop " +
 			"one). While p.unbuffered and one is in hand, do not receive. Keep " +
-			"p.pendingNotificationsLength and p.pendingNotificationsCap in step with the ring. " +
+			"p.pendingNotificationsLength in step with the ring (one more for each WriteOne, " +
+			"one less for each ReadOne that found one) and p.pendingNotificationsCap equal to " +
+			"its Cap() after each WriteOne. " +
 			"When addCh is closed, return: deferred, close p.done and p.nextCh, and " +
 			"utilruntime.HandleCrash() (the skeleton dropped its import: utilruntime " +
 			"\"k8s.io/apimachinery/pkg/util/runtime\").",
@@ -35,6 +37,7 @@ var lab05 = &Lab{
 	Tests: []string{
 		"TestDeliveryMatchesClientGoInformer",
 		"TestWithoutBufferAddWaitsWhileTheHandlerIsBusy",
+		"TestStoppingGivesUpOnASourceThatNeverSyncs",
 		"TestReallyCrashOffSkipsPausesAndNeverSyncsLikeClientGo",
 		"TestOnHandlerPanicLogsAndKeepsGoing",
 		"TestManyNotificationsReachEveryHandlerInOrder",
