@@ -126,7 +126,8 @@ func TestProcessRunsUnderTheLockWithoutUnlockWhileProcessing(t *testing.T) {
 		_, _ = q.Pop(func(interface{}, bool) error {
 			if lock.TryLock() {
 				lock.Unlock()
-				t.Errorf("%s: process ran without the queue's lock held", name)
+				t.Errorf("%s: process ran without the queue's lock held; Pop must keep it until process returns, so that "+
+					"process can update the consumer's store (KnownObjects) while Replace, Delete and Resync, which read it, wait", name)
 			}
 			return nil
 		})

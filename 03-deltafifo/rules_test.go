@@ -31,6 +31,9 @@ func knownSet(s spec) op    { return op{kind: opKnownSet, obj: s} }
 func key(name string) spec  { return spec{kind: explicitKey, name: name} }
 func bad(name string) spec  { return spec{kind: badObj, name: name} }
 
+// tombstone is a DeletedFinalStateUnknown handed to Delete by hand.
+func tombstone(name string, rv int) spec { return spec{kind: tombstoneObj, name: name, rv: rv} }
+
 // summarize keeps what a rule talks about: what each Pop handed to process
 // (marked "(initial)" when isInInitialList was true), errors, panics, and the
 // moment HasSynced turns true.
@@ -105,6 +108,11 @@ func TestDeltaFIFORules(t *testing.T) {
 		ops:    []op{add(pod("a", 1)), pop, del(pod("a", 2)), replace("5"), pop},
 		want:   []string{"synced", "pop: Added a@1", "pop: Deleted a@2"},
 	}, {
+		name:   "two deletions in a row become one: of two tombstones, the newer",
+		config: informer,
+		ops:    []op{add(pod("a", 1)), pop, del(tombstone("a", 2)), del(tombstone("a", 3)), pop},
+		want:   []string{"synced", "pop: Added a@1", "pop: Deleted tombstone(ns/a, a@3)"},
+	}, {
 		name:   "Replace emits Replaced with EmitDeltaTypeReplaced",
 		config: informer,
 		ops:    []op{replace("3", pod("a", 1), pod("b", 2)), pop, pop},
@@ -124,6 +132,11 @@ func TestDeltaFIFORules(t *testing.T) {
 		config: informer,
 		ops:    []op{add(pod("a", 1)), update(pod("a", 2)), replace("3"), pop},
 		want:   []string{"synced", "pop: Added a@1, Updated a@2, Deleted tombstone(ns/a, a@2)"},
+	}, {
+		name:   "Replace emits one tombstone for an object both queued and known, holding its queued state",
+		config: informer,
+		ops:    []op{add(pod("a", 1)), pop, update(pod("a", 2)), replace("3"), pop},
+		want:   []string{"synced", "pop: Added a@1", "pop: Updated a@2, Deleted tombstone(ns/a, a@2)"},
 	}, {
 		name:   "without KnownObjects a relist cannot see that a popped object is gone, and the watch's deletion is dropped",
 		config: fifoConfig{emitReplaced: true, noKnownObjects: true},
