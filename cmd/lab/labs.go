@@ -114,13 +114,9 @@ func (l *Lab) files(root string) ([]string, error) {
 	return out, nil
 }
 
-// goTestArgs are go test's arguments for a check, but for -json, -timeout,
-// an overlay and the packages.
-func (l *Lab) goTestArgs() []string {
-	return l.goTestArgsWith(l.Flags)
-}
-
-// goTestArgsWith is goTestArgs with other flags than the lab's.
+// goTestArgsWith are go test's arguments for a check with the given flags
+// (the lab's own, or a fixture's), but for -json, -timeout, an overlay and
+// the packages.
 func (l *Lab) goTestArgsWith(flags []string) []string {
 	return slices.Concat([]string{"-count=1"}, flags, []string{"-run", l.runPattern()})
 }
