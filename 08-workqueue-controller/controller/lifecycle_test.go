@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -197,6 +198,134 @@ func TestShutdownStartsNoNewReconcile(t *testing.T) {
 				defer mu.Unlock()
 				if len(reconciled) != 1 {
 					t.Errorf("%s: reconciled %q: once the shutdown had begun, the worker reconciled the keys still queued; it must hand them back unreconciled (Done, and stop)", s.name, reconciled)
+				}
+			})
+		})
+	}
+}
+
+// TestAKeyHandedBackAtShutdownIsDone: a key a worker hands back
+// unreconciled once the shutdown has begun is Done like any other, or it
+// stays in the processing set and the drain waits for it until its
+// timeout. Two workers each hold a reconcile, a third key is queued, and
+// the controller is cancelled. The second reconcile finishes first: its
+// worker gets the third key and hands it back. Then the first finishes:
+// with nothing left in processing the drain ends at once, and Run returns
+// without its DrainTimeout passing.
+func TestAKeyHandedBackAtShutdownIsDone(t *testing.T) {
+	const drainTimeout = time.Hour
+	for _, s := range sides {
+		t.Run(s.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				w := newFakeWorld(crd.NewFoo(fakeNS, "a", "a-web", 1, nil), crd.NewFoo(fakeNS, "b", "b-web", 1, nil), crd.NewFoo(fakeNS, "c", "c-web", 1, nil))
+				release := []chan struct{}{make(chan struct{}), make(chan struct{})}
+				var mu sync.Mutex
+				var reconciled []string
+				hold := func(next controller.SyncFunc) controller.SyncFunc {
+					return func(ctx context.Context, key informer.ObjectName) error {
+						mu.Lock()
+						n := len(reconciled)
+						reconciled = append(reconciled, key.String())
+						mu.Unlock()
+						if n < len(release) {
+							<-release[n] // the two reconciles in flight at shutdown
+						}
+						return next(ctx, key)
+					}
+				}
+				c := newFakeController(t, s, w, controller.Options{DrainTimeout: drainTimeout, Seams: controller.Seams{Sync: hold}})
+				ctx, cancel := context.WithCancel(context.Background())
+				returned := make(chan error, 1)
+				go func() { returned <- c.Run(ctx, 2) }()
+				time.Sleep(time.Second) // client-go's WaitForCacheSync polls every 100ms
+				synctest.Wait()
+				mu.Lock()
+				started := len(reconciled)
+				mu.Unlock()
+				if started != 2 || c.QueueLen() != 1 {
+					t.Fatalf("%s: %d reconciles in flight and %d keys queued, want 2 and 1", s.name, started, c.QueueLen())
+				}
+				cancel()
+				synctest.Wait() // Run waits in its drain
+				close(release[1])
+				synctest.Wait() // that worker gets the third key, and hands it back
+				close(release[0])
+				last := time.Now()
+				if err := <-returned; err != nil {
+					t.Errorf("%s: Run returned %v", s.name, err)
+				}
+				if waited := time.Since(last); waited >= drainTimeout {
+					t.Errorf("%s: Run returned only when its drain timed out, %v after the last reconcile finished: the key handed back unreconciled at shutdown was never Done, so it stayed in processing and the drain waited for it. Done it on every path, the one that hands a key back included", s.name, waited)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if len(reconciled) != 2 {
+					t.Errorf("%s: reconciled %q, want only the two in flight at shutdown", s.name, reconciled)
+				}
+			})
+		})
+	}
+}
+
+// shutdownInGet is a controller's queue whose first Get that hands out a
+// key begins the controller's shutdown before it returns: the shutdown
+// begins while the worker waits in Get.
+type shutdownInGet struct {
+	controller.Queue
+	cancel context.CancelFunc
+	armed  atomic.Bool
+}
+
+func (q *shutdownInGet) Get() (informer.ObjectName, bool) {
+	key, shutdown := q.Queue.Get()
+	if !shutdown && q.armed.CompareAndSwap(true, false) {
+		q.cancel()
+		for !q.Queue.ShuttingDown() {
+			time.Sleep(time.Millisecond) // until Run has begun its drain
+		}
+	}
+	return key, shutdown
+}
+
+// TestAKeyGotAsShutdownBeginsIsHandedBack: the shutdown can begin while a
+// worker waits in Get (a Done re-queues a key a moment after the drain
+// began, or the worker checked a moment before), and Get then hands out a
+// key. The worker must look at ShuttingDown after its Get, not only
+// before: that key too is handed back unreconciled.
+func TestAKeyGotAsShutdownBeginsIsHandedBack(t *testing.T) {
+	for _, s := range sides {
+		t.Run(s.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				w := newFakeWorld(crd.NewFoo(fakeNS, "a", "a-web", 1, nil))
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				var mu sync.Mutex
+				var reconciled []string
+				record := func(next controller.SyncFunc) controller.SyncFunc {
+					return func(ctx context.Context, key informer.ObjectName) error {
+						mu.Lock()
+						reconciled = append(reconciled, key.String())
+						mu.Unlock()
+						return next(ctx, key)
+					}
+				}
+				opts := controller.Options{Recorder: fakeRecorder(), Seams: controller.Seams{Sync: record}}
+				s.options(&opts, func(q controller.Queue) controller.Queue {
+					wrapped := &shutdownInGet{Queue: q, cancel: cancel}
+					wrapped.armed.Store(true)
+					return wrapped
+				})
+				c, err := controller.NewController(w.kube, w.dyn, s.informers(w.kube, w.dyn, fakeNS), opts)
+				if err != nil {
+					t.Fatalf("%s: %v", s.name, err)
+				}
+				if err := c.Run(ctx, 1); err != nil {
+					t.Errorf("%s: Run returned %v", s.name, err)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if len(reconciled) != 0 {
+					t.Errorf("%s: reconciled %q, handed out by a Get that returned after the shutdown had begun: check ShuttingDown after Get (a waiting Get can still hand out a key), and hand the key back unreconciled", s.name, reconciled)
 				}
 			})
 		})

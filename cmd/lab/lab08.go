@@ -29,8 +29,10 @@ var lab08 = &Lab{
 			"q.processing is empty and q.drain is set, wake every ShutDownWithDrain " +
 			"(q.cond.Broadcast).",
 		"Controller.processNextWorkItem": "Get a key from c.workqueue (on shutdown, return " +
-			"false); from then on it must be Done on every path. Once c.workqueue is " +
-			"ShuttingDown, reconcile nothing: return false. Otherwise reconcile it with " +
+			"false); from then on it must be Done on every path, the handing back below " +
+			"included. Then, after the Get and not before it (a Get already waiting can return " +
+			"a key once the shutdown has begun): once c.workqueue is ShuttingDown, reconcile " +
+			"nothing: return false. Otherwise reconcile it with " +
 			"c.sync(ctx, key): after a success Forget it; after an error report it " +
 			"(utilruntime.HandleErrorWithContext(ctx, err, \"Error syncing; requeuing for later " +
 			"retry\", \"objectReference\", key)) and AddRateLimited it; return true either way. " +
@@ -63,6 +65,8 @@ var lab08 = &Lab{
 		"TestFailingReconcileIsRetriedWithTheDefaultLimitersDelays",
 		"TestWorkersNeverReconcileOneKeyAtOnce",
 		"TestShutdownStartsNoNewReconcile",
+		"TestAKeyGotAsShutdownBeginsIsHandedBack",
+		"TestAKeyHandedBackAtShutdownIsDone",
 		"TestBadObjectsAreReportedNotFatal",
 	},
 	// The tests take about three seconds. A Get that leaves its item dirty

@@ -4,7 +4,10 @@
 // that only the worker holding an item calls Done for it. But the sets are
 // shared by every item: Done's Delete from processing races with every
 // other worker's Get and Add, a data race that -race reports (and that,
-// without it, can corrupt the maps).
+// without it, can corrupt the maps). Only the race detector sees it
+// reliably (without it, about one check in six passed):
+//
+//lab:flags -race
 
 package workqueue
 
