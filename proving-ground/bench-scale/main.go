@@ -70,6 +70,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench-scale: -reps must be at least 1")
 		os.Exit(2)
 	}
+	if *profile != "" {
+		// Made here, before any sync, so a missing directory is not found
+		// by the first child, after the replay has spent its time encoding.
+		if err := os.MkdirAll(*profile, 0o755); err != nil {
+			fmt.Fprintln(os.Stderr, "bench-scale: -profile:", err)
+			os.Exit(2)
+		}
+	}
 	b := &bench{reps: *reps, results: map[key][]result{}, started: time.Now(), profile: *profile, only: *only}
 	if *pairs > 0 {
 		summary, err := b.pairRuns(*pairs, max(*pairHandlers, 1))
