@@ -238,6 +238,27 @@ func TestManyNotificationsReachEveryHandlerInOrder(t *testing.T) {
 	}
 }
 
+// TestBufferCapacityCountsTheWriteThatGrewTheRing: InitialBufferSize+3
+// notifications to one stuck handler leave one in the handler, one in pop's
+// hand and InitialBufferSize+1 in the ring, so the last write is the one that
+// made the ring grow. BufferCapacity must already say so. The fan-out above
+// cannot tell a gauge read before WriteOne from one read after it: its last
+// growth comes tens of thousands of writes before the end.
+func TestBufferCapacityCountsTheWriteThatGrewTheRing(t *testing.T) {
+	const n = InitialBufferSize + 3
+	_, stuck, _ := runFanOut(t, n, 1, func(hs []*seqHandler) fanOut {
+		return startOurFanOut(t, []ResourceEventHandler{hs[0]})
+	})
+	//lint:ignore SA1019 client-go's processorListener still builds its ring with NewRingGrowing: the oracle is that exact ring.
+	ref := buffer.NewRingGrowing(InitialBufferSize)
+	for range n - 2 {
+		ref.WriteOne(0)
+	}
+	if stuck.capacity != int64(ref.Cap()) {
+		t.Errorf("ours: with %d notifications in the ring, the last of which made it grow, BufferCapacity was %d; k8s.io/utils' ring has grown to %d (read the capacity after WriteOne, not before)", n-2, stuck.capacity, ref.Cap())
+	}
+}
+
 func seq(n int) []int {
 	s := make([]int, n)
 	for i := range s {

@@ -41,6 +41,7 @@ var lab05 = &Lab{
 		"TestReallyCrashOffSkipsPausesAndNeverSyncsLikeClientGo",
 		"TestOnHandlerPanicLogsAndKeepsGoing",
 		"TestManyNotificationsReachEveryHandlerInOrder",
+		"TestBufferCapacityCountsTheWriteThatGrewTheRing",
 		"TestRemovedListenerStopsAndClosesItsShutdownChan",
 		"TestRingGrowingMatchesUtilsBuffer",
 		"TestRingGrowingWrapsBeforeGrowing",
