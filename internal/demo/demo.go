@@ -220,6 +220,10 @@ func parse(fs *flag.FlagSet, args []string, l string, errOut io.Writer) (code in
 		fmt.Fprint(errOut, sayBadFlag.Sprintf(l, err))
 		fs.Usage()
 	}
+	// A workshop tries --break on every stage; only two demos take it.
+	if strings.HasSuffix(err.Error(), "provided but not defined: -break") {
+		fmt.Fprint(errOut, sayNoBreak.In(l))
+	}
 	return exitUsage, false
 }
 

@@ -95,6 +95,23 @@ func TestUnknownFlagIsAUsageError(t *testing.T) {
 	}
 }
 
+// Only stages 06 and 08 have --break; on the others the refusal says where
+// that stage's break-it is instead, in the learner's language.
+func TestBreakOnAStageWithoutItSaysWhereToLook(t *testing.T) {
+	for _, tc := range []struct{ lang, want string }{
+		{"en", "the demos of stages 06 and 08 take it"},
+		{"zh", "第 6 和第 8 阶段的 demo 才有"},
+	} {
+		code, _, stderr := run(t, []string{"--lang=" + tc.lang, "--break=help"}, mustNotRun(t))
+		if code != 2 || !strings.Contains(stderr, "-break") || !strings.Contains(stderr, tc.want) {
+			t.Errorf("--lang=%s --break=help: exit %d, stderr:\n%s\nwant 2, the flag error and %q", tc.lang, code, stderr, tc.want)
+		}
+	}
+	if _, _, stderr := run(t, []string{"--no-such-flag"}, mustNotRun(t)); strings.Contains(stderr, "--break") {
+		t.Errorf("--no-such-flag: the --break hint is given for another flag:\n%s", stderr)
+	}
+}
+
 func TestHelpExitsZero(t *testing.T) {
 	code, _, stderr := run(t, []string{"--help"}, mustNotRun(t))
 	if code != 0 || !strings.Contains(stderr, "-kubeconfig") {

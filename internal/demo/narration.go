@@ -30,6 +30,7 @@ var (
 	sayWaitFlag    = lang.T("after the script, keep running (and keep the playground up) until Ctrl-C", "脚本跑完后不退出（playground 也留着），直到按下 Ctrl-C")
 	sayLangFlag    = lang.T("the language the demo narrates in: en or zh (default: the locale's, from LC_ALL, LC_MESSAGES or LANG)", "demo 讲解用的语言：en 或 zh（默认跟随 locale，依次看 LC_ALL、LC_MESSAGES、LANG）")
 	sayUnexpected  = lang.T("unexpected argument %q: the demo takes only flags, such as --wait (-h lists them)", "多余的参数 %q：demo 只接受 flag，比如 --wait（-h 列出全部）")
+	sayNoBreak     = lang.T("\nThis demo has no --break: the demos of stages 06 and 08 take it. For this stage, the workshop guide's module (docs/en/workshop.md, \"Break it\") names the line to change and the test that goes red.\n", "\n这个 demo 没有 --break，第 6 和第 8 阶段的 demo 才有。这一阶段的改法在 workshop 指南对应的模块里（docs/zh/workshop.md 的“改坏它”）：改哪一行，哪个测试会变红。\n")
 	sayBadLanguage = lang.T("--lang=%s: the languages are en and zh", "--lang=%s：只支持 en 和 zh")
 	sayError       = lang.T("error: %s\n", "错误：%s\n")
 	sayErrorAfter  = lang.T("\nerror: %s\n", "\n错误：%s\n")
