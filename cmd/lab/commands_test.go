@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -204,6 +205,59 @@ func TestBadLabNumbers(t *testing.T) {
 		err := run(append([]string{"--root", root}, args...), &bytes.Buffer{})
 		if err == nil || errors.Is(err, errFailed) {
 			t.Errorf("lab %v: err=%v, want a usage error", args, err)
+		}
+	}
+}
+
+// TestChaptersCountTheWrongAnswers: each lab's chapter says, in both
+// languages, how many wrong answers the grader is checked against ("Eight
+// wrong answers are kept as fixtures", or chapter 06's one shown and "six
+// more"); that number is the count of files in testdata/labNN, so a fixture
+// added without its sentence turns this red.
+func TestChaptersCountTheWrongAnswers(t *testing.T) {
+	say := map[string][]*regexp.Regexp{
+		"en": {
+			regexp.MustCompile(`(\w+)\s+wrong\s+answers\s+are\s+kept\s+as\s+fixtures`),
+			regexp.MustCompile(`checks\s+that\s+(\w+)\s+more\s+wrong\s+answers\s+fail`),
+		},
+		"zh": {
+			regexp.MustCompile(`有\s*(\p{Han}+?)\s*个错误答案作为测试夹具保留着`),
+			regexp.MustCompile(`还会检查另外\s*(\p{Han}+?)\s*个错误答案都通不过`),
+		},
+	}
+	numbers := map[string]int{}
+	for i, w := range []string{"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+		"eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"} {
+		numbers[w] = i + 1
+	}
+	for i, w := range []string{"一", "二", "三", "四", "五", "六", "七", "八", "九", "十",
+		"十一", "十二", "十三", "十四", "十五", "十六", "十七", "十八", "十九", "二十"} {
+		numbers[w] = i + 1
+	}
+	for _, l := range labs {
+		fixtures, _ := filepath.Glob(filepath.Join("testdata", fmt_lab(l.N), "*.go"))
+		for lang, res := range say {
+			b, err := os.ReadFile(l.chapterPath(root, lang))
+			if err != nil {
+				t.Fatal(err)
+			}
+			said := -1
+			for i, re := range res {
+				if m := re.FindStringSubmatch(string(b)); m != nil {
+					n, ok := numbers[strings.ToLower(m[1])]
+					if !ok {
+						t.Errorf("docs/%s/%s: %q is not a number this test reads", lang, l.Chapter, m[1])
+					}
+					said = n + i // the second form counts the one the chapter shows first
+					break
+				}
+			}
+			switch {
+			case said < 0:
+				t.Errorf("docs/%s/%s does not say how many wrong answers lab %d's grader rejects", lang, l.Chapter, l.N)
+			case said != len(fixtures):
+				t.Errorf("docs/%s/%s says lab %d's grader rejects %d wrong answers; testdata/%s holds %d", lang, l.Chapter, l.N, said, fmt_lab(l.N), len(fixtures))
+			}
 		}
 	}
 }
