@@ -87,40 +87,58 @@ else
 	@exec ./.bin/stage$(STAGE) $(ARGS)
 endif
 
-# The labs take their number as run-stage does: make lab-check 3 (or N=3).
-LAB_GOALS := lab-start lab-check lab-hint lab-solution
+# The labs take their number as run-stage does: make lab-check 3 (or N=3);
+# lab-hint and lab-wrong take a name after it: make lab-hint 3 Pop.
+LAB_GOALS := lab-start lab-check lab-hint lab-solution lab-diff lab-wrong lab-mutants
 ifneq ($(filter $(firstword $(MAKECMDGOALS)),$(LAB_GOALS)),)
   LAB_ARGS := $(wordlist 2,$(words $(MAKECMDGOALS)),$(MAKECMDGOALS))
   ifneq ($(LAB_ARGS),)
     $(eval $(LAB_ARGS):;@:)
   endif
-  N ?= $(LAB_ARGS)
+  N ?= $(firstword $(LAB_ARGS))
+  LAB_NAME := $(wordlist 2,$(words $(LAB_ARGS)),$(LAB_ARGS))
 endif
+LAB := mkdir -p .bin && $(GO) build -o .bin/lab ./cmd/lab && ./.bin/lab
 
 ## lab: list the labs: you write a stage's core functions, and the stage's tests grade them against client-go
 .PHONY: lab
 lab:
-	@mkdir -p .bin && $(GO) build -o .bin/lab ./cmd/lab && ./.bin/lab $(ARGS) list
+	@$(LAB) $(ARGS) list
 
-## lab-start N: enter lab N: its functions become stubs with a TODO (refuses if you have uncommitted changes to them)
+## lab-start N: enter lab N: its functions become stubs that state their contract (refuses if you have uncommitted changes to them)
 .PHONY: lab-start
 lab-start:
-	@mkdir -p .bin && $(GO) build -o .bin/lab ./cmd/lab && ./.bin/lab $(ARGS) start $(N)
+	@$(LAB) $(ARGS) start $(N)
 
 ## lab-check N: grade lab N: the stage's differential tests, ours (yours) against client-go
 .PHONY: lab-check
 lab-check:
-	@mkdir -p .bin && $(GO) build -o .bin/lab ./cmd/lab && ./.bin/lab $(ARGS) check $(N)
+	@$(LAB) $(ARGS) check $(N)
 
-## lab-hint N: the next hint for lab N (ARGS=--lang=zh for Chinese; the locale decides by default)
+## lab-hint N [FUNC]: the next hint for one function of lab N, a step at a time (ARGS=--lang=zh for Chinese; ARGS=--all prints every hint, for instructors)
 .PHONY: lab-hint
 lab-hint:
-	@mkdir -p .bin && $(GO) build -o .bin/lab ./cmd/lab && ./.bin/lab $(ARGS) hint $(N)
+	@$(LAB) $(ARGS) hint $(N) $(LAB_NAME)
 
-## lab-solution N: end lab N: your code is saved under .lab/attempts/, the solution is put back
+## lab-solution N: end lab N: your code is saved (make lab-diff N shows it), the solution is put back
 .PHONY: lab-solution
 lab-solution:
-	@mkdir -p .bin && $(GO) build -o .bin/lab ./cmd/lab && ./.bin/lab $(ARGS) solution $(N)
+	@$(LAB) $(ARGS) solution $(N)
+
+## lab-diff N: your code in lab N (or your last attempt) beside the solution, function by function
+.PHONY: lab-diff
+lab-diff:
+	@$(LAB) $(ARGS) diff $(N)
+
+## lab-wrong N [NAME]: the wrong answers lab N's grader rejects; with a NAME, what it changes and what the check says of it
+.PHONY: lab-wrong
+lab-wrong:
+	@$(LAB) $(ARGS) wrong $(N) $(LAB_NAME)
+
+## lab-mutants N: mutate lab N's solution and grade every mutant as lab-check does; survivors fail it (tens of minutes; ARGS=-j=2, -only=FUNC, -list, -show=ID)
+.PHONY: lab-mutants
+lab-mutants:
+	@$(LAB) $(ARGS) mutants $(N)
 
 ## test: gofmt, go vet, staticcheck, race-enabled tests of every package, the docs checks and conformance (CI runs this)
 .PHONY: test

@@ -55,25 +55,38 @@ func TestEveryMarkedFunctionHasATODO(t *testing.T) {
 	}
 }
 
-// TestHintsInBothLanguages: each lab's chapter ends with its lab, in both
-// languages, with the same ladder of at least three hints.
-func TestHintsInBothLanguages(t *testing.T) {
+// TestHintLaddersInBothLanguages: every marked function has a ladder of
+// hints, in both languages, in the same order (the order the lab's page
+// suggests writing them), with as many rungs in each.
+func TestHintLaddersInBothLanguages(t *testing.T) {
 	for _, l := range labs {
-		en, err := hintsOf(l.chapterPath(root, "en"))
+		funcs, err := l.marked(root)
 		if err != nil {
 			t.Fatal(err)
 		}
-		zh, err := hintsOf(l.chapterPath(root, "zh"))
+		en, err := laddersOf(l.N, "en")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(en) < 3 || len(en) != len(zh) {
-			t.Errorf("lab %d: %d hints in English, %d in Chinese; want the same ladder, three or more", l.N, len(en), len(zh))
+		zh, err := laddersOf(l.N, "zh")
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, lang := range []string{"en", "zh"} {
-			b, _ := os.ReadFile(l.chapterPath(root, lang))
-			if !strings.Contains(string(b), "make lab-start "+itoa(l.N)) {
-				t.Errorf("docs/%s/%s does not say how to start lab %d", lang, l.Chapter, l.N)
+		if len(en) != len(funcs) || len(zh) != len(funcs) {
+			t.Errorf("lab %d: %d functions, %d ladders in English, %d in Chinese", l.N, len(funcs), len(en), len(zh))
+			continue
+		}
+		isMarked := map[string]bool{}
+		for _, f := range funcs {
+			isMarked[f.Name] = true
+		}
+		for i := range en {
+			if en[i].Func != zh[i].Func || !isMarked[en[i].Func] {
+				t.Errorf("lab %d: ladder %d is for %s (en) and %s (zh); the lab's functions are %v", l.N, i+1, en[i].Func, zh[i].Func, funcs)
+			}
+			delete(isMarked, en[i].Func)
+			if len(en[i].Hints) != len(zh[i].Hints) {
+				t.Errorf("lab %d, %s: %d hints in English, %d in Chinese", l.N, en[i].Func, len(en[i].Hints), len(zh[i].Hints))
 			}
 		}
 	}
@@ -162,13 +175,20 @@ func TestStartHintSolutionInACopy(t *testing.T) {
 		t.Errorf("a second start: %q, want it to say the lab is started", out)
 	}
 
-	first, _ := cmd("hint", itoa(l.N))
-	second, _ := cmd("hint", itoa(l.N))
+	first, _ := cmd("hint", itoa(l.N), "list")
+	second, _ := cmd("hint", itoa(l.N), "list")
+	other, _ := cmd("hint", itoa(l.N), "eachListChunk")
 	if !strings.Contains(first, "Hint 1 of") || !strings.Contains(second, "Hint 2 of") {
 		t.Errorf("hints do not advance:\n%s\n---\n%s", first, second)
 	}
+	if !strings.Contains(other, "Hint 1 of") {
+		t.Errorf("another function's ladder does not start at its first hint:\n%s", other)
+	}
+	if menu, _ := cmd("hint", itoa(l.N)); !strings.Contains(menu, "2 of") {
+		t.Errorf("the menu does not count the hints seen:\n%s", menu)
+	}
 	var zh bytes.Buffer
-	if err := run([]string{"--root", dir, "--lang", "zh", "hint", itoa(l.N)}, &zh); err != nil || !strings.Contains(zh.String(), "提示") {
+	if err := run([]string{"--root", dir, "--lang", "zh", "hint", itoa(l.N), "list"}, &zh); err != nil || !strings.Contains(zh.String(), "提示") {
 		t.Errorf("a hint in Chinese: err=%v\n%s", err, zh.String())
 	}
 
@@ -185,18 +205,44 @@ func TestStartHintSolutionInACopy(t *testing.T) {
 			t.Errorf("solution did not put %s back as it was", f)
 		}
 	}
-	saved, _ := filepath.Glob(filepath.Join(dir, stateDir, "attempts", "*", files[0]))
+	// Inside the git directory, where a grep of the tree does not look.
+	if _, err := os.Stat(filepath.Join(dir, stateDir)); err == nil {
+		t.Errorf("the lab left %s in the working tree", stateDir)
+	}
+	saved, _ := filepath.Glob(filepath.Join(dir, ".git", gitDirName, "attempts", "*", files[0]))
 	if len(saved) != 1 {
 		t.Fatalf("the attempt was not saved (found %v); solution said:\n%s", saved, out)
 	}
 	if b, _ := os.ReadFile(saved[0]); !bytes.Equal(b, mine) {
 		t.Errorf("the saved attempt is not what the learner wrote: %q", b)
 	}
-	if !strings.Contains(out, filepath.Join(stateDir, "attempts")) {
+	if !strings.Contains(out, filepath.Join(gitDirName, "attempts")) {
 		t.Errorf("solution does not say where the attempt is:\n%s", out)
+	}
+	if d, err := cmd("diff", itoa(l.N)); err != nil || !strings.Contains(d, "--- solution") || !strings.Contains(d, "last attempt") {
+		t.Errorf("diff after the lab ended: err=%v, want the last attempt beside the solution:\n%s", err, d)
 	}
 	if out, _ := cmd("solution", itoa(l.N)); !strings.Contains(out, "not started") {
 		t.Errorf("solution again: %q, want it to say the lab is not started", out)
+	}
+}
+
+// TestAnOlderLabDirectoryMovesIntoGit: a lab started with an older lab
+// command (state in .lab/ at the root) can still be ended: the directory
+// moves into the git directory the first time the command runs.
+func TestAnOlderLabDirectoryMovesIntoGit(t *testing.T) {
+	dir := copyOfTree(t, labs[0])
+	old := filepath.Join(dir, stateDir)
+	os.MkdirAll(filepath.Join(old, "attempts", "01-20260101-000000"), 0o755)
+	os.WriteFile(filepath.Join(old, "state.json"), []byte(`{"labs":{}}`), 0o644)
+	if err := run([]string{"--root", dir, "hint", "1", "list"}, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(old); err == nil {
+		t.Errorf("%s is still in the working tree", stateDir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git", gitDirName, "attempts", "01-20260101-000000")); err != nil {
+		t.Errorf("the old attempt did not move into the git directory: %v", err)
 	}
 }
 
@@ -235,9 +281,9 @@ func TestChaptersCountTheWrongAnswers(t *testing.T) {
 		numbers[w] = i + 1
 	}
 	for _, l := range labs {
-		fixtures, _ := filepath.Glob(filepath.Join("testdata", fmt_lab(l.N), "*.go"))
+		fixtures, _ := wrongAnswersOf(root, l.N)
 		for lang, res := range say {
-			b, err := os.ReadFile(l.chapterPath(root, lang))
+			b, err := os.ReadFile(l.pagePath(root, lang))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -246,7 +292,7 @@ func TestChaptersCountTheWrongAnswers(t *testing.T) {
 				if m := re.FindStringSubmatch(string(b)); m != nil {
 					n, ok := numbers[strings.ToLower(m[1])]
 					if !ok {
-						t.Errorf("docs/%s/%s: %q is not a number this test reads", lang, l.Chapter, m[1])
+						t.Errorf("docs/%s/%s: %q is not a number this test reads", lang, l.page(), m[1])
 					}
 					said = n + i // the second form counts the one the chapter shows first
 					break
@@ -254,9 +300,9 @@ func TestChaptersCountTheWrongAnswers(t *testing.T) {
 			}
 			switch {
 			case said < 0:
-				t.Errorf("docs/%s/%s does not say how many wrong answers lab %d's grader rejects", lang, l.Chapter, l.N)
+				t.Errorf("docs/%s/%s does not say how many wrong answers lab %d's grader rejects", lang, l.page(), l.N)
 			case said != len(fixtures):
-				t.Errorf("docs/%s/%s says lab %d's grader rejects %d wrong answers; testdata/%s holds %d", lang, l.Chapter, l.N, said, fmt_lab(l.N), len(fixtures))
+				t.Errorf("docs/%s/%s says lab %d's grader rejects %d wrong answers; testdata/%s holds %d", lang, l.page(), l.N, said, fmt_lab(l.N), len(fixtures))
 			}
 		}
 	}

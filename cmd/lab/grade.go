@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -43,6 +44,7 @@ type grade struct {
 	buildError []string // a build that failed: the compiler's messages
 	ran        int      // graded top-level tests that ran
 	timedOut   bool
+	raced      bool // the second run, under -race, after a plain pass
 }
 
 func (g *grade) passed(l *Lab) bool {
@@ -55,6 +57,20 @@ func (g *grade) passed(l *Lab) bool {
 		}
 	}
 	return true
+}
+
+// grade runs the lab's check as it grades a learner: the graded tests, and
+// when they pass and the lab asks for it, the same again under -race.
+func (l *Lab) grade(root, overlay string, extra ...string) (*grade, error) {
+	g, _, err := runChecksWith(root, l, l.Flags, overlay, extra...)
+	if err != nil || !l.Race || !g.passed(l) {
+		return g, err
+	}
+	g, _, err = runChecksWith(root, l, append(slices.Clone(l.Flags), "-race"), overlay, extra...)
+	if g != nil {
+		g.raced = true
+	}
+	return g, err
 }
 
 // runChecks runs the graded tests in root, with an overlay file when given
@@ -166,6 +182,10 @@ const (
 // report writes the outcome for a person.
 func (g *grade) report(w io.Writer, l *Lab, m messages) {
 	fmt.Fprintf(w, "%s %02d: %s\n\n", m.lab, l.N, l.Title)
+	if g.raced && !g.passed(l) {
+		fmt.Fprintln(w, m.raceFails)
+		fmt.Fprintln(w)
+	}
 	if len(g.buildError) > 0 {
 		fmt.Fprintln(w, m.doesNotCompile)
 		for _, line := range g.buildError {

@@ -19,7 +19,7 @@ var lab01 = &Lab{
 			"token before any other is returned as the server sent it; otherwise gather items with " +
 			"eachItem into a *metainternalversion.List stamped with the first page's resourceVersion " +
 			"(and SelfLink). After each page with a token: send it back, clear ResourceVersion(Match), " +
-			"paginated = true. On an error: if it is Expired, FullListIfExpired is set and this was " +
+			"set paginated. On an error: if it is Expired, FullListIfExpired is set and this was " +
 			"not the first page (options.Continue != \"\"), make one LIST with Limit 0, no token and " +
 			"the caller's resourceVersion, and return its answer; else return the error.",
 	},

@@ -30,7 +30,7 @@ var lab02 = &Lab{
 			"store), on a watch from \"\" or \"0\" only once eventReceivedBesidesAdded. Then act on its " +
 			"error as the doc comment says (errorStopRequested: return nil); the 500s' budget is " +
 			"NewRetryWithDeadline(r.MaxInternalErrorRetryDuration, time.Minute, " +
-			"apierrors.IsInternalError, r.clock), told of each ending with retry.After(err). Stop a " +
+			"apierrors.IsInternalError, r.clock), told of each ending with retry.After. Stop a " +
 			"w you still hold when you return.",
 	},
 	Packages: []string{"./02-reflector"},

@@ -16,7 +16,7 @@ var lab03 = &Lab{
 		"DeltaFIFO.Pop": "under f.lock: wait on f.cond while f.queue is empty, returning " +
 			"ErrFIFOClosed if the queue is closed (a closed queue still hands out what it holds); " +
 			"read isInInitialList before counting the pop; take the first key off f.queue, count it " +
-			"with f.initial.popped(1), remove its Deltas from f.items, and return them with the " +
+			"with f.initial.popped, remove its Deltas from f.items, and return them with the " +
 			"error of process, called still under the lock (do not unlock first: process may write " +
 			"KnownObjects, which Replace, Delete and Resync read).",
 		"DeltaFIFO.Replace": "under f.lock: queue every listed object with " +
@@ -39,5 +39,6 @@ var lab03 = &Lab{
 		"TestProcessRunsUnderTheLockWithoutUnlockWhileProcessing",
 	},
 	Timeout: "60s",
+	Race:    true,
 	Expect:  []string{"-client-go +ours", "Replace emits a tombstone"},
 }

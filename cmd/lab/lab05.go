@@ -49,6 +49,7 @@ var lab05 = &Lab{
 	// A passing check takes about 3s; a pop that spins (never blocks, so
 	// synctest's clock never moves) hangs until this fires.
 	Timeout: "30s",
+	Race:    true,
 	// The skeleton's pop never receives, so the first scenario deadlocks:
 	// the check names it and shows where the goroutines wait.
 	Expect: []string{"mixed handlers on an informer that resyncs every second",

@@ -33,7 +33,7 @@ var lab06 = &Lab{
 			"listener with s.processor.AddLateListener (its handle is the registration). For " +
 			"each object of s.indexer.List(): s.seams.replay(handler, name, obj), then " +
 			"listener.Add(processor.AddNotification{NewObj: obj, IsInInitialList: true}). " +
-			"Last, s.processor.StartWatchSynced(listener).",
+			"Last, s.processor.StartWatchSynced for the listener.",
 	},
 	Packages: []string{"./06-sharedinformer"},
 	// In the order they run (go test runs a package's test files in name
@@ -59,6 +59,7 @@ var lab06 = &Lab{
 	// is not durably blocked, so the fake clock stops too): this names the
 	// test that hung instead of hanging.
 	Timeout: "30s",
+	Race:    true,
 	// The skeleton's processReplacedAllInfo leaves the cache empty, and
 	// its joinLate returns no registration: the first tests say the first,
 	// and the first test with a late handler crashes on the second.

@@ -12,7 +12,7 @@ var lab07 = &Lab{
 	TODO: map[string]string{
 		"sharedInformerFactory.InformerFor": "a nil obj has no type to share by: report " +
 			"an error that says \"InformerFor was given a nil object\" with " +
-			"utilruntime.HandleError and return failingInformer(err), which the factory does " +
+			"utilruntime.HandleError and return a failingInformer, which the factory does " +
 			"not keep. Otherwise, under f.lock, key by reflect.TypeOf(obj): a type " +
 			"in f.informers gets that informer, whatever newFunc is. The first call for a type " +
 			"builds it with build(newFunc, f.client, resync, type), resync being " +
@@ -48,7 +48,7 @@ var lab07 = &Lab{
 	Timeout: "30s",
 	// An InformerFor without its lock is a data race that a run without
 	// -race may or may not show.
-	Flags: []string{"-race"},
+	Race: true,
 	// The skeleton's InformerFor returns nil: the bad-input test says so,
 	// and the first lister over a nil informer crashes, named with the line
 	// of the stage's code where it did.

@@ -77,7 +77,7 @@ var lab08 = &Lab{
 	Timeout: "30s",
 	// A queue is shared by every worker and handler: a set touched without
 	// the lock is a data race that a run without -race may or may not show.
-	Flags: []string{"-race"},
+	Race: true,
 	// The skeleton's Get returns at once: the first random program's Get,
 	// which should have waited for the Add after it, shows the difference.
 	Expect: []string{"-client-go +ours", "after operation 2, Add(d), the queues differ", "program so far"},

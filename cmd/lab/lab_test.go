@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"go/ast"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,70 +43,85 @@ func overlayFor(t *testing.T, v variant) string {
 
 // TestLabs grades, for every lab, its skeleton (must compile and fail with
 // the messages a learner is promised), each plausible wrong answer under
-// testdata/labNN (must fail), and the solution (must pass, with every graded
-// test run).
+// testdata/labNN (must compile and fail), and the solution (must pass, with
+// every graded test run), all in one batch build per lab (batch.go).
 func TestLabs(t *testing.T) {
 	for _, l := range labs {
 		t.Run(l.Stage, func(t *testing.T) {
 			t.Parallel()
-			skeleton, err := l.skeleton(root)
+			skeleton := map[string]string{}
+			_, err := l.substitute(root, func(_ source, fd *ast.FuncDecl, name string) (string, error) {
+				skeleton[name] = stubBody(l.N, name, l.todo(name), fd)
+				return "", nil
+			})
 			if err != nil {
 				t.Fatal(err)
 			}
-			// The skeleton and the wrong answers are checked without the
-			// lab's flags (-race costs a minute of builds), but for a wrong
-			// answer that says it needs them ("//lab:flags -race"): each
-			// fails without them, and -race only adds failures. The
-			// solution is checked as the learner's code is.
-			g, out, err := runChecksWith(root, l, nil, overlayFor(t, skeleton))
+			solution, err := l.solutionBodies(root)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(g.buildError) > 0 {
-				t.Fatalf("the skeleton does not compile:\n%s", strings.Join(g.buildError, "\n"))
+			// Each is graded as the learner's code is: a version that
+			// passes the plain run runs again under -race when the lab
+			// asks for it (only the solution should get that far).
+			versions := []version{{Bodies: skeleton}, {}}
+			names := []string{"the skeleton", "the solution"}
+			paths, err := wrongAnswersOf(root, l.N)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if g.passed(l) {
-				t.Fatalf("the skeleton passes the graded tests: they grade nothing")
-			}
-			var report bytes.Buffer
-			g.report(&report, l, english)
-			for _, want := range l.Expect {
-				if !strings.Contains(report.String(), want) {
-					t.Errorf("a learner who starts lab %d does not see %q; the check says:\n%s\n(go test said:\n%s)", l.N, want, report.String(), out)
-				}
-			}
-
-			fixtures, _ := filepath.Glob(filepath.Join("testdata", fmt_lab(l.N), "*.go"))
-			if len(fixtures) == 0 {
+			if len(paths) == 0 {
 				t.Errorf("lab %d has no plausible wrong answer in testdata/%s", l.N, fmt_lab(l.N))
 			}
-			for _, fx := range fixtures {
-				wrong, err := l.withBodiesFrom(root, fx)
+			for _, p := range paths {
+				wa, err := parseWrongAnswer(p)
 				if err != nil {
 					t.Fatal(err)
 				}
-				// -failfast: a wrong answer only has to fail once.
-				g, out, err := runChecksWith(root, l, fixtureFlags(t, fx), overlayFor(t, wrong), "-failfast")
+				bodies, err := wa.apply(solution)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(g.buildError) > 0 {
-					t.Errorf("%s does not compile:\n%s", fx, strings.Join(g.buildError, "\n"))
-					continue
-				}
-				if g.passed(l) {
-					t.Errorf("%s passes lab %d's check: the grader misses that wrong answer\n%s", fx, l.N, out)
-				} else {
-					t.Logf("%s fails, as it must: %v", filepath.Base(fx), g.failedNames())
-				}
+				versions = append(versions, version{Bodies: bodies, Flags: wa.Flags, FailFast: true})
+				names = append(names, p)
 			}
-
-			g, out, err = runChecks(root, l, "")
+			results, err := l.gradeBatch(root, versions, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !g.passed(l) {
-				t.Errorf("the solution does not pass lab %d's check (ran %d of %d graded tests):\n%s", l.N, g.ran, len(l.Tests), out)
+			for i, r := range results {
+				if len(r.Invalid) > 0 {
+					t.Errorf("%s does not compile:\n%s", names[i], strings.Join(r.Invalid, "\n"))
+				}
+			}
+			if t.Failed() {
+				return
+			}
+
+			var report bytes.Buffer
+			results[0].Grade.report(&report, l, english)
+			if results[0].Grade.passed(l) {
+				t.Errorf("the skeleton passes the graded tests: they grade nothing")
+			}
+			for _, want := range l.Expect {
+				if !strings.Contains(report.String(), want) {
+					t.Errorf("a learner who starts lab %d does not see %q; the check says:\n%s", l.N, want, report.String())
+				}
+			}
+			for i := 2; i < len(results); i++ {
+				if g := results[i].Grade; g.passed(l) {
+					t.Errorf("%s passes lab %d's check: the grader misses that wrong answer", names[i], l.N)
+				} else {
+					t.Logf("%s fails, as it must: %v", filepath.Base(names[i]), g.failedNames())
+				}
+			}
+
+			if g := results[1].Grade; !g.passed(l) {
+				var report bytes.Buffer
+				g.report(&report, l, english)
+				t.Errorf("the solution does not pass lab %d's check (ran %d of %d graded tests):\n%s", l.N, g.ran, len(l.Tests), report.String())
+			} else if l.Race && !g.raced {
+				t.Errorf("lab %d's check did not run the solution again under -race", l.N)
 			}
 		})
 	}
@@ -118,20 +134,4 @@ func twoDigits(n int) string {
 		return "0" + string(rune('0'+n))
 	}
 	return string(rune('0'+n/10)) + string(rune('0'+n%10))
-}
-
-// fixtureFlags are the go test flags a wrong answer asks to be checked
-// with, on a line "//lab:flags -race" of its own.
-func fixtureFlags(t *testing.T, path string) []string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "//lab:flags "); ok {
-			return strings.Fields(rest)
-		}
-	}
-	return nil
 }

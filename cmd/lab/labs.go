@@ -10,24 +10,33 @@ import (
 
 // Lab is one build-it-yourself exercise: the functions of a stage a learner
 // writes (marked //lab:NN in the stage's code), the stage's differential
-// tests that grade them, and the chapter whose Lab section holds the hints.
+// tests that grade them, and its page (docs/LANG/labs/STAGE.md). Its hints
+// are in hints/, its wrong answers in testdata/labNN.
 type Lab struct {
 	N       int
 	Stage   string // the stage's directory
 	Chapter string // the chapter's file name, in docs/en and docs/zh
 	Title   string
 	Minutes string // how long it takes a participant who read the chapter
-	// TODO says, for each marked function, what its body must do: the
-	// skeleton's comment. Every marked function has one, and only they do.
+	// TODO states, for each marked function, its contract: what must be
+	// true when it returns, what it must never do, the locks held on entry,
+	// the client-go function it mirrors. Not the steps: those are the last
+	// rung of the function's hints. The skeleton's comment; every marked
+	// function has one, and only they do.
 	TODO map[string]string
 	// Packages hold the graded tests; Tests are their top-level names.
 	Packages []string
 	Tests    []string
 	// Timeout bounds one check; a body that never returns fails, not hangs.
 	Timeout string
-	// Flags are go test flags the check adds: -race for a lab whose wrong
-	// answers include a data race.
+	// Flags are go test flags the check adds.
 	Flags []string
+	// Race: once the graded tests pass, the check runs them again under
+	// -race, for a lab whose functions take locks (a set touched without
+	// the lock is a data race a plain run may or may not show). The plain
+	// run first, since the race build takes longer: a learner whose code
+	// fails hears it sooner.
+	Race bool
 	// Expect are phrases the graded tests print on the skeleton: make test
 	// checks a learner who starts the lab sees them (the scenario, both sides).
 	Expect []string
@@ -129,4 +138,12 @@ func (l *Lab) runPattern() string {
 // chapterPath is the chapter in lang's docs.
 func (l *Lab) chapterPath(root, lang string) string {
 	return filepath.Join(root, "docs", lang, l.Chapter)
+}
+
+// page is the lab's page, relative to docs/LANG.
+func (l *Lab) page() string { return "labs/" + l.Stage + ".md" }
+
+// pagePath is the lab's page in lang's docs.
+func (l *Lab) pagePath(root, lang string) string {
+	return filepath.Join(root, "docs", lang, l.page())
 }

@@ -1,13 +1,23 @@
 // Command lab runs the build-it-yourself labs: each lab hands a learner a
-// stage's core functions as stubs, grades what they write with the stage's
-// differential tests against client-go, gives hints from the chapter, and
-// puts the solution back. The Makefile's lab targets call it:
+// stage's core functions as stubs that state their contract, grades what
+// they write with the stage's differential tests against client-go, gives
+// hints one rung at a time, and puts the solution back. The Makefile's lab
+// targets call it:
 //
-//	make lab                 list the labs
-//	make lab-start N         replace lab N's functions with stubs
-//	make lab-check N         grade them
-//	make lab-hint N          the next hint (ARGS=--lang=zh for Chinese)
-//	make lab-solution N      save your code aside and put the solution back
+//	make lab                  list the labs
+//	make lab-start N          replace lab N's functions with stubs
+//	make lab-check N          grade them
+//	make lab-hint N [FUNC]    the next hint for a function (ARGS=--lang=zh for Chinese)
+//	make lab-solution N       save your code aside and put the solution back
+//	make lab-diff N           your code (or your last attempt) beside the solution
+//	make lab-wrong N [NAME]   the wrong answers the grader rejects, and one graded
+//	make lab-mutants N        mutate the solution, grade each mutant (for maintainers)
+//
+// For maintainers, without make: hints-unpack DIR and hints-pack DIR decode
+// the hint files to edit them and encode them back; wrong-answer-from N
+// FILE.go turns a whole wrong function into the edit script kept in
+// testdata/labNN, and wrong-answers-export N DIR writes them all back as
+// whole functions, to mend after a change to the solution.
 package main
 
 import (
@@ -17,6 +27,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -37,7 +48,7 @@ func main() {
 // errFailed is a check that graded the code and found it not done yet.
 var errFailed = errors.New("")
 
-const usage = `usage: lab [--lang=en|zh] list | start N | check N | hint N | solution N`
+const usage = `usage: lab [--lang=en|zh] [--all] list | start N | check N | hint N [FUNC] | solution N | diff N | wrong N [NAME] | mutants N\n       lab hints-unpack DIR | hints-pack DIR | wrong-answer-from N FILE.go | wrong-answers-export N DIR`
 
 func run(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("lab", flag.ContinueOnError)
@@ -45,6 +56,8 @@ func run(args []string, w io.Writer) error {
 	langFlag := fs.String("lang", "", "en or zh; the locale's language by default")
 	root := fs.String("root", "", "the repository's root; found from the working directory by default")
 	overlay := fs.String("overlay", "", "check: grade with this go build -overlay file (make test uses it)")
+	all := fs.Bool("all", false, "hint: every ladder of the lab, whole (for instructors)")
+	mopts := mutantFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%v\n%s", err, usage)
 	}
@@ -62,12 +75,24 @@ func run(args []string, w io.Writer) error {
 	if len(rest) == 0 || rest[0] == "list" {
 		return list(w, *root, m)
 	}
+	switch rest[0] {
+	case "hints-unpack", "hints-pack":
+		if len(rest) != 2 {
+			return errors.New(usage)
+		}
+		if rest[0] == "hints-unpack" {
+			return unpackHints(*root, rest[1])
+		}
+		return packHints(*root, rest[1])
+	}
 	if len(rest) == 1 {
 		return fmt.Errorf("which lab? make lab-%s N, with N a lab number (make lab lists them)", rest[0])
 	}
-	if len(rest) != 2 {
+	extra := rest[2:]
+	if len(extra) > 1 || (len(extra) == 1 && !slices.Contains([]string{"hint", "wrong", "wrong-answer-from", "wrong-answers-export"}, rest[0])) {
 		return errors.New(usage)
 	}
+	arg := strings.Join(extra, "")
 	n, err := strconv.Atoi(strings.TrimSpace(rest[1]))
 	if err != nil {
 		return fmt.Errorf("%q is not a lab number\n%s", rest[1], usage)
@@ -82,9 +107,22 @@ func run(args []string, w io.Writer) error {
 	case "check":
 		return check(w, *root, lab, *overlay, m)
 	case "hint":
-		return nextHint(w, *root, lab, l, m)
+		if *all {
+			return allHints(w, lab, l, m)
+		}
+		return nextHint(w, *root, lab, arg, l, m)
 	case "solution":
 		return restore(w, *root, lab, m)
+	case "diff":
+		return diffAttempt(w, *root, lab, m)
+	case "wrong":
+		return wrongAnswers(w, *root, lab, arg, m)
+	case "mutants":
+		return mutants(w, *root, lab, *mopts)
+	case "wrong-answer-from":
+		return wrongAnswerFrom(w, *root, lab, arg)
+	case "wrong-answers-export":
+		return exportWrongAnswers(*root, lab, arg)
 	}
 	return errors.New(usage)
 }
@@ -117,7 +155,7 @@ func list(w io.Writer, root string, m messages) error {
 	for _, l := range labs {
 		status := m.listSolution
 		if st := s.lab(l.N); st != nil {
-			status = fmt.Sprintf(m.listStarted, st.Started.Local().Format("2006-01-02 15:04"), st.Hints)
+			status = fmt.Sprintf(m.listStarted, st.Started.Local().Format("2006-01-02 15:04"), st.hintsSeen())
 		}
 		funcs, err := l.marked(root)
 		if err != nil {
@@ -155,11 +193,11 @@ func start(w io.Writer, root string, l *Lab, m messages) error {
 	if err != nil {
 		return err
 	}
-	if err := copyFiles(root, solutionDir(root, l.N), files); err != nil {
+	if err := copyFiles(root, s.solutionDir(l.N), files); err != nil {
 		return err
 	}
 	if !isGit {
-		fmt.Fprintf(w, m.notGit+"\n", solutionDir(root, l.N))
+		fmt.Fprintf(w, m.notGit+"\n", s.solutionDir(l.N))
 	}
 	for file, src := range skeleton {
 		if err := os.WriteFile(filepath.Join(root, file), src, 0o644); err != nil {
@@ -175,7 +213,7 @@ func start(w io.Writer, root string, l *Lab, m messages) error {
 	for _, f := range funcs {
 		fmt.Fprintf(&b, "  %-26s %s\n", f.Name, f.File)
 	}
-	fmt.Fprintf(w, m.started, l.N, l.Title, b.String(), l.Chapter, l.N, l.N, l.N)
+	fmt.Fprintf(w, m.started, l.N, l.Title, b.String(), l.page(), l.N, l.N, l.N)
 	return nil
 }
 
@@ -187,46 +225,18 @@ func check(w io.Writer, root string, l *Lab, overlay string, m messages) error {
 	if s.lab(l.N) == nil && overlay == "" {
 		fmt.Fprintf(w, m.gradingSolution+"\n\n", l.N)
 	}
-	g, _, err := runChecks(root, l, overlay)
+	g, err := l.grade(root, overlay)
 	if err != nil {
 		return err
 	}
 	g.report(w, l, m)
-	fmt.Fprintf(w, "\n(go test -count=1 %s-run '%s' %s)\n", flagsOf(l), l.runPattern(), strings.Join(l.Packages, " "))
+	race := ""
+	if l.Race {
+		race = m.thenRace
+	}
+	fmt.Fprintf(w, "\n(go test -count=1 %s-run '%s' %s%s)\n", flagsOf(l), l.runPattern(), strings.Join(l.Packages, " "), race)
 	if !g.passed(l) {
 		return errFailed
-	}
-	return nil
-}
-
-func nextHint(w io.Writer, root string, l *Lab, language string, m messages) error {
-	hints, err := hintsOf(l.chapterPath(root, language))
-	if err != nil {
-		return err
-	}
-	if len(hints) == 0 {
-		return fmt.Errorf(m.noHints, l.chapterPath(root, language))
-	}
-	s, err := loadState(root)
-	if err != nil {
-		return err
-	}
-	st := s.lab(l.N)
-	if st == nil {
-		st = &labState{}
-	}
-	i := min(st.Hints, len(hints)-1)
-	h := hints[i]
-	// The header's arguments apart: a translation may take them in
-	// another order.
-	fmt.Fprintf(w, m.hintHeader, i+1, len(hints), l.N)
-	fmt.Fprintf(w, "\n\n%s\n\n%s\n", h.Title, h.Body)
-	if i == len(hints)-1 {
-		fmt.Fprintf(w, "\n"+m.noMoreHints+"\n", l.N)
-	}
-	if s.lab(l.N) != nil {
-		st.Hints = i + 1
-		return s.save()
 	}
 	return nil
 }
@@ -242,19 +252,18 @@ func restore(w io.Writer, root string, l *Lab, m messages) error {
 		return nil
 	}
 	files := st.Files
-	attempt := filepath.Join(root, stateDir, "attempts", fmt.Sprintf("%02d-%s", l.N, time.Now().Format("20060102-150405")))
+	attempt := filepath.Join(s.attemptsDir(), fmt.Sprintf("%02d-%s", l.N, time.Now().Format("20060102-150405")))
 	if err := copyFiles(root, attempt, files); err != nil {
 		return err
 	}
-	if err := copyFiles(solutionDir(root, l.N), root, files); err != nil {
+	if err := copyFiles(s.solutionDir(l.N), root, files); err != nil {
 		return err
 	}
 	delete(s.Labs, fmt.Sprint(l.N))
 	if err := s.save(); err != nil {
 		return err
 	}
-	rel, _ := filepath.Rel(root, attempt)
-	fmt.Fprintf(w, m.restored+"\n", l.N, strings.Join(files, ", "), rel)
+	fmt.Fprintf(w, m.restored+"\n", l.N, strings.Join(files, ", "), attempt, l.N)
 	return nil
 }
 

@@ -368,32 +368,40 @@ func (l *Lab) substitute(root string, body func(src source, fd *ast.FuncDecl, na
 	return out, nil
 }
 
-// withBodiesFrom returns the lab's files with each marked function's body
-// taken from the function of the same name in fixture (a Go file holding a
-// learner's plausible wrong answer); marked functions the fixture lacks keep
-// the solution's body.
-func (l *Lab) withBodiesFrom(root, fixture string) (variant, error) {
-	src, err := os.ReadFile(fixture)
-	if err != nil {
-		return nil, err
-	}
-	fixed, fset, err := funcDecls(fixture, src)
-	if err != nil {
-		return nil, err
-	}
-	used := 0
-	v, err := l.substitute(root, func(solution source, fd *ast.FuncDecl, name string) (string, error) {
-		repl, ok := fixed[name]
-		if !ok {
-			return solution.body(fd), nil
-		}
-		used++
-		return source{src, fset}.body(repl), nil
+// solutionBodies are the bodies of the lab's marked functions, as the
+// tree has them.
+func (l *Lab) solutionBodies(root string) (map[string]string, error) {
+	out := map[string]string{}
+	_, err := l.substitute(root, func(src source, fd *ast.FuncDecl, name string) (string, error) {
+		out[name] = src.body(fd)
+		return out[name], nil
 	})
-	if err == nil && used == 0 {
-		err = fmt.Errorf("%s replaces none of lab %d's functions", fixture, l.N)
+	return out, err
+}
+
+// withWrongAnswer returns the lab's files with the wrong answer's edits made
+// to the solution's bodies; the functions it does not name keep theirs.
+func (l *Lab) withWrongAnswer(root string, w *wrongAnswer) (variant, error) {
+	solution, err := l.solutionBodies(root)
+	if err != nil {
+		return nil, err
 	}
-	return v, err
+	wrong, err := w.apply(solution)
+	if err != nil {
+		return nil, err
+	}
+	return l.withBodies(root, wrong)
+}
+
+// withBodies returns the lab's files with the marked functions' bodies
+// taken from bodies where it has them.
+func (l *Lab) withBodies(root string, bodies map[string]string) (variant, error) {
+	return l.substitute(root, func(src source, fd *ast.FuncDecl, name string) (string, error) {
+		if b, ok := bodies[name]; ok {
+			return b, nil
+		}
+		return src.body(fd), nil
+	})
 }
 
 // source is a file's text with the FileSet it was parsed in.

@@ -11,27 +11,82 @@ import (
 	"time"
 )
 
-// What the lab command keeps between calls, in .lab/ at the repository's
-// root (git ignores it): which labs are started and how many hints each has
-// shown, the solution's files as they were when a lab started (to put them
-// back), and every attempt a learner ended (never deleted by the command).
-const stateDir = ".lab"
+// What the lab command keeps between calls: which labs are started and which
+// hints each has shown, the solution's files as they were when a lab started
+// (to put them back), and every attempt a learner ended (never deleted by the
+// command). It lives inside the git directory, in informer-lab/, where a
+// recursive grep of the working tree does not look: a learner who greps for a
+// log line while writing a lab finds their own code, not the saved solution.
+// Outside a git checkout (a downloaded archive) it is .lab/ at the root.
+const (
+	gitDirName = "informer-lab"
+	stateDir   = ".lab" // outside a git checkout, and where older versions kept it
+)
+
+// home is the lab command's directory for the repository at root, and
+// whether it is inside a git directory.
+func home(root string) (string, bool) {
+	cmd := exec.Command("git", "rev-parse", "--absolute-git-dir")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		return filepath.Join(root, stateDir), false
+	}
+	return filepath.Join(strings.TrimSpace(string(out)), gitDirName), true
+}
+
+// moveOldHome moves what an older lab command kept in .lab/ into the git
+// directory, so that a lab started before the move can still be ended.
+func moveOldHome(root, dir string) (moved bool, err error) {
+	old := filepath.Join(root, stateDir)
+	if old == dir {
+		return false, nil
+	}
+	if _, err := os.Stat(old); err != nil {
+		return false, nil
+	}
+	if _, err := os.Stat(dir); err == nil {
+		return false, nil // both exist: leave the old one for the learner to look at
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return false, err
+	}
+	if err := os.Rename(old, dir); err != nil {
+		return false, fmt.Errorf("moving %s into the git directory: %w", old, err)
+	}
+	return true, nil
+}
 
 type labState struct {
 	Started time.Time `json:"started"`
-	Hints   int       `json:"hints"`
+	// Seen is how many hints of each function's ladder were shown.
+	Seen map[string]int `json:"seen,omitempty"`
 	// Files are those the lab rewrote, as the markers said at its start.
 	Files []string `json:"files"`
 }
 
+// hintsSeen is how many hints were shown in all.
+func (st *labState) hintsSeen() int {
+	n := 0
+	for _, k := range st.Seen {
+		n += k
+	}
+	return n
+}
+
 type state struct {
-	root string
+	dir  string               // home(root)
 	Labs map[string]*labState `json:"labs"`
 }
 
 func loadState(root string) (*state, error) {
-	s := &state{root: root, Labs: map[string]*labState{}}
-	b, err := os.ReadFile(filepath.Join(root, stateDir, "state.json"))
+	dir, _ := home(root)
+	if _, err := moveOldHome(root, dir); err != nil {
+		return nil, err
+	}
+	s := &state{dir: dir, Labs: map[string]*labState{}}
+	path := filepath.Join(dir, "state.json")
+	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
 	}
@@ -39,7 +94,7 @@ func loadState(root string) (*state, error) {
 		return nil, err
 	}
 	if err := json.Unmarshal(b, s); err != nil {
-		return nil, fmt.Errorf("%s: %w (delete it to start afresh)", filepath.Join(stateDir, "state.json"), err)
+		return nil, fmt.Errorf("%s: %w (delete it to start afresh)", path, err)
 	}
 	if s.Labs == nil {
 		s.Labs = map[string]*labState{}
@@ -48,20 +103,31 @@ func loadState(root string) (*state, error) {
 }
 
 func (s *state) save() error {
-	if err := os.MkdirAll(filepath.Join(s.root, stateDir), 0o755); err != nil {
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(s.root, stateDir, "state.json"), append(b, '\n'), 0o644)
+	return os.WriteFile(filepath.Join(s.dir, "state.json"), append(b, '\n'), 0o644)
 }
 
 func (s *state) lab(n int) *labState { return s.Labs[fmt.Sprint(n)] }
 
-func solutionDir(root string, n int) string {
-	return filepath.Join(root, stateDir, "solution", fmt.Sprintf("%02d", n))
+func (s *state) solutionDir(n int) string {
+	return filepath.Join(s.dir, "solution", fmt.Sprintf("%02d", n))
+}
+
+func (s *state) attemptsDir() string { return filepath.Join(s.dir, "attempts") }
+
+// latestAttempt is the newest saved attempt at lab n, or "".
+func (s *state) latestAttempt(n int) string {
+	all, _ := filepath.Glob(filepath.Join(s.attemptsDir(), fmt.Sprintf("%02d-*", n)))
+	if len(all) == 0 {
+		return ""
+	}
+	return all[len(all)-1] // named by time, so the last sorts last
 }
 
 // copyFiles copies files (relative paths) from one root to another.
