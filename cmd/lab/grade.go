@@ -73,14 +73,9 @@ func (l *Lab) grade(root, overlay string, extra ...string) (*grade, error) {
 	return g, err
 }
 
-// runChecks runs the graded tests in root, with an overlay file when given
-// (make test grades skeletons and wrong answers that way, without writing
-// them into the tree), and returns the outcome and go test's raw output.
-func runChecks(root string, l *Lab, overlay string, extra ...string) (*grade, string, error) {
-	return runChecksWith(root, l, l.Flags, overlay, extra...)
-}
-
-// runChecksWith is runChecks with flags in place of the lab's own.
+// runChecksWith runs the graded tests in root with flags in place of the
+// lab's own, with an overlay file when given (grading a version without
+// writing it into the tree), and returns the outcome and go test's output.
 func runChecksWith(root string, l *Lab, flags []string, overlay string, extra ...string) (*grade, string, error) {
 	args := append(append([]string{"test", "-json", "-timeout", l.Timeout}, l.goTestArgsWith(flags)...), extra...)
 	if overlay != "" {

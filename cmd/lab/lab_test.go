@@ -2,44 +2,13 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"go/ast"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
 var root = filepath.Join("..", "..")
-
-// overlayFor writes v's files to a temporary directory and returns a go
-// build -overlay file that puts them in place of the tree's, so a variant
-// is compiled and tested without touching the tree.
-func overlayFor(t *testing.T, v variant) string {
-	t.Helper()
-	dir := t.TempDir()
-	replace := map[string]string{}
-	absRoot, err := filepath.Abs(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for file, src := range v {
-		p := filepath.Join(dir, strings.ReplaceAll(file, "/", "_"))
-		if err := os.WriteFile(p, src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		replace[filepath.Join(absRoot, file)] = p
-	}
-	b, err := json.Marshal(map[string]any{"Replace": replace})
-	if err != nil {
-		t.Fatal(err)
-	}
-	overlay := filepath.Join(dir, "overlay.json")
-	if err := os.WriteFile(overlay, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return overlay
-}
 
 // TestLabs grades, for every lab, its skeleton (must compile and fail with
 // the messages a learner is promised), each plausible wrong answer under

@@ -135,11 +135,6 @@ func (l *Lab) runPattern() string {
 	return "^(" + strings.Join(l.Tests, "|") + ")$"
 }
 
-// chapterPath is the chapter in lang's docs.
-func (l *Lab) chapterPath(root, lang string) string {
-	return filepath.Join(root, "docs", lang, l.Chapter)
-}
-
 // page is the lab's page, relative to docs/LANG.
 func (l *Lab) page() string { return "labs/" + l.Stage + ".md" }
 

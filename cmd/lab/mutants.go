@@ -303,7 +303,6 @@ func mutants(w io.Writer, root string, l *Lab, o mutantOptions) error {
 		}
 	}
 	var k, inv, eq, surv int
-	var survivors []string
 	for i, r := range results {
 		switch r {
 		case killed:
@@ -315,7 +314,6 @@ func mutants(w io.Writer, root string, l *Lab, o mutantOptions) error {
 				eq++
 			} else {
 				surv++
-				survivors = append(survivors, all[i].ID)
 			}
 		}
 	}
