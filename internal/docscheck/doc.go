@@ -30,6 +30,8 @@
 //     (versions_test.go); the rows themselves are proved from the released
 //     modules by make versions, and proving-ground/versions's own test
 //     keeps versions.md equal to its list of probes;
+//   - the playground's kube-apiserver version, as the docs state it, is the
+//     one playground/go.mod builds (playgroundversions_test.go);
 //   - the performance chapter's tables are the ones docs/bench/scale.md
 //     holds, row for row, in both languages (benchtables_test.go): the
 //     report is the one copy, and make bench-scale rewrites the chapter's.
