@@ -170,6 +170,11 @@ test: playground-binaries
 conformance:
 	@GO=$(GO) $(GO) run ./proving-ground/conformance $(ARGS)
 
+## versions: prove the version timeline (docs/{en,zh}/versions.md) from the released client-go and apiserver modules: each row's change absent in the release before, present in the one it names (downloads the two dozen releases it reads once; ARGS=-v shows every release)
+.PHONY: versions
+versions:
+	@GO=$(GO) $(GO) run ./proving-ground/versions $(ARGS)
+
 ## generate: rewrite stage 07's generated informers and listers (07-factory/gen); make test fails when they are stale
 .PHONY: generate
 generate:

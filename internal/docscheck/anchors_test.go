@@ -29,7 +29,9 @@ func githubAnchor(heading string) string {
 }
 
 // anchorsOf is the set of fragments a file's headings answer to, with
-// GitHub's "-1", "-2" suffixes for repeated headings.
+// GitHub's "-1", "-2" suffixes for repeated headings, and its <a id="...">
+// anchors (GitHub renders the id as user-content-..., and its page script
+// scrolls a #... link to it).
 func anchorsOf(c *chapter) map[string]bool {
 	seen := map[string]int{}
 	anchors := map[string]bool{}
@@ -41,6 +43,9 @@ func anchorsOf(c *chapter) map[string]bool {
 			anchors[a] = true
 		}
 		seen[a]++
+	}
+	for _, a := range c.htmlAnchors {
+		anchors[a.text] = true
 	}
 	return anchors
 }
@@ -112,7 +117,7 @@ func TestLinkAnchorsResolve(t *testing.T) {
 			}
 			checked++
 			if !anchors[fragment] {
-				t.Errorf("%s:%d: link to %s: %s has no heading with the anchor #%s", f, l.line, l.text, target, fragment)
+				t.Errorf("%s:%d: link to %s: %s has no heading (or <a id>) with the anchor #%s", f, l.line, l.text, target, fragment)
 			}
 		}
 	}

@@ -25,6 +25,13 @@
 //     Store, NewStore") is declared in that file's package (mirrors.go);
 //   - every English stage chapter stays within a budget of words
 //     (budget_test.go), the proof living in docs/{en,zh}/proof/;
+//   - every version claim of a chapter or README ("since 1.35", "1.36 起")
+//     is a link to its row of versions.md, whose version it names
+//     (versions_test.go); the rows themselves are proved from the released
+//     modules by make versions, and proving-ground/versions's own test
+//     keeps versions.md equal to its list of probes;
+//   - the playground's kube-apiserver version, as the docs state it, is the
+//     one playground/go.mod builds (playgroundversions_test.go);
 //   - the performance chapter's tables are the ones docs/bench/scale.md
 //     holds, row for row, in both languages (benchtables_test.go): the
 //     report is the one copy, and make bench-scale rewrites the chapter's.

@@ -15,6 +15,9 @@ type chapter struct {
 	spans []span
 	// links are the targets of [text](target) links in the prose.
 	links []span
+	// htmlAnchors are the ids of <a id="..."></a> in the prose: an anchor
+	// where no heading can be, a table's row (versions.md's rows).
+	htmlAnchors []span
 }
 
 type heading struct {
@@ -37,6 +40,7 @@ type span struct {
 var (
 	inlineCode = regexp.MustCompile("`([^`]+)`")
 	mdLink     = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	htmlAnchor = regexp.MustCompile(`<a id="([^"]+)"></a>`)
 )
 
 func readChapter(path string) (*chapter, error) {
@@ -77,6 +81,9 @@ func readChapter(path string) (*chapter, error) {
 		}
 		for _, m := range mdLink.FindAllStringSubmatch(inlineCode.ReplaceAllString(line, ""), -1) {
 			c.links = append(c.links, span{text: m[1], line: n})
+		}
+		for _, m := range htmlAnchor.FindAllStringSubmatch(line, -1) {
+			c.htmlAnchors = append(c.htmlAnchors, span{text: m[1], line: n})
 		}
 	}
 	return c, sc.Err()

@@ -13,6 +13,7 @@ import (
 //
 //	proving-ground/   over the stages: conformance, chaos, replay, bench-scale,
 //	                  the client-go stack; it uses the stages to prove them
+//	                  (and versions proves the docs' version timeline)
 //	01- … 08-         the stages, each built from the ones before it
 //	internal/         under the stages: the workbench they use (playground,
 //	                  demo harness, timeline, request log, live view, …)
