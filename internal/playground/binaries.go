@@ -230,8 +230,14 @@ func build(ctx context.Context, progress io.Writer, moduleDir, dir string, bins 
 		pkgs = append(pkgs, b.pkg)
 		server = server || b != kubectlPkg
 	}
-	fmt.Fprintf(progress, "playground: first run on this machine: building %s from source, so that the demos talk to a real API server\n",
-		strings.Join(versioned, " and "))
+	// kubectl alone is built when the learner's kube-apiserver and etcd
+	// are used (prebuilt.go), or for make playground after make test.
+	why := "so that you can change the playground by hand"
+	if server {
+		why = "so that the demos talk to a real API server"
+	}
+	fmt.Fprintf(progress, "playground: first run on this machine: building %s from source, %s\n",
+		strings.Join(versioned, " and "), why)
 	fmt.Fprintf(progress, "playground: this happens once: the binaries are kept in %s until playground/go.mod or your Go version changes\n", dir)
 	if server {
 		fmt.Fprintf(progress, "playground: with empty Go caches on 2 cores it takes about %s and %s of memory; set GOFLAGS=-p=1 to use less memory\n", firstBuildTime, firstBuildMemory)
@@ -251,7 +257,7 @@ func build(ctx context.Context, progress io.Writer, moduleDir, dir string, bins 
 
 	start := time.Now()
 	b := &builder{ctx: ctx, dir: moduleDir, progress: progress, start: start}
-	total, err := b.resolve(pkgs)
+	total, err := b.resolve(pkgs, names)
 	if err != nil {
 		return err
 	}

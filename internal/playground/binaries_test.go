@@ -82,9 +82,9 @@ func TestFirstBuildSaysWhatItDoes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"building kube-apiserver v1.37.1 and etcd 3.7.0 from source", "happens once",
+	for _, want := range []string{"building kube-apiserver v1.37.1 and etcd 3.7.0 from source, so that the demos talk to a real API server", "happens once",
 		"to skip this build, point $KUBEBUILDER_ASSETS (or $PLAYGROUND_BINARIES) at a kube-apiserver v1.37.x and etcd 3.7.x",
-		"step 1 of 2", "2 modules downloaded; 4 packages to compile", "step 2 of 2", "built in"} {
+		"step 1 of 2: downloading the modules kube-apiserver and etcd need", "2 modules downloaded; 4 packages to compile", "step 2 of 2", "built in"} {
 		if !strings.Contains(progress.String(), want) {
 			t.Errorf("the build's progress does not say %q:\n%s", want, progress.String())
 		}

@@ -297,7 +297,9 @@ func TestPrebuiltKubectl(t *testing.T) {
 			t.Errorf("ours used %+v, want the directory's kube-apiserver and etcd and a kubectl built under %s", bins, cache)
 		}
 		// Building kubectl alone is quick: no word of the long build.
-		if !strings.Contains(said, "building kubectl v1.37.1 from source") || strings.Contains(said, "minutes") || strings.Contains(said, "to skip this build") {
+		if !strings.Contains(said, "building kubectl v1.37.1 from source, so that you can change the playground by hand") ||
+			!strings.Contains(said, "downloading the modules kubectl needs") ||
+			strings.Contains(said, "minutes") || strings.Contains(said, "to skip this build") {
 			t.Errorf("a kubectl-only build said\n%s", said)
 		}
 	})
