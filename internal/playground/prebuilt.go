@@ -50,8 +50,10 @@ import (
 // lines: which binaries, from where, which versions. An exported variable
 // never changes what a demo or make test talks to silently.
 const (
+	// BinariesEnv names the course's own variable for the directory.
 	BinariesEnv = "PLAYGROUND_BINARIES"
-	EnvtestEnv  = "KUBEBUILDER_ASSETS"
+	// EnvtestEnv names envtest's, read when BinariesEnv is not set.
+	EnvtestEnv = "KUBEBUILDER_ASSETS"
 )
 
 // EtcdVersion is the etcd the playground builds: playground/go.mod's
