@@ -89,7 +89,8 @@ func up(ctx context.Context, args []string) error {
 		}
 		fmt.Println("Playground stopped and its directory removed.")
 	}()
-	fmt.Printf("Playground running: kube-apiserver %s at %s, etcd at %s\n", playground.KubernetesVersion, c.Host, c.EtcdURL)
+	used := c.Binaries()
+	fmt.Printf("Playground running: kube-apiserver %s at %s, etcd %s at %s\n", used.APIServerVersion, c.Host, used.EtcdVersion, c.EtcdURL)
 	fmt.Printf("Logs: %s\n\n", c.Dir)
 	fmt.Println("In a second terminal:")
 	fmt.Printf("  export KUBECONFIG=%s            # for kubectl\n", c.Kubeconfig)

@@ -31,12 +31,36 @@ var (
 
 type binary struct{ name, pkg string }
 
-// Binaries are the paths of the built programs.
+// version is the version the nested module builds of b.
+func (b binary) version() string {
+	if b == etcdPkg {
+		return EtcdVersion
+	}
+	return KubernetesVersion
+}
+
+// What a first build of kube-apiserver and etcd costs on 2 cores with empty
+// Go caches, after the demo's own compile, as the README measured it
+// (4 min 22 s, and 2.7 GB at the link); the README and the chapters give
+// the same figures, and the 7 minutes of a whole first run.
+const (
+	firstBuildTime   = "4½ minutes"
+	firstBuildMemory = "2.7 GB"
+)
+
+// Binaries are the paths of the programs a playground runs, and what they
+// are.
 type Binaries struct {
 	Dir       string
 	APIServer string
 	Etcd      string
-	Kubectl   string // empty unless built with EnsureKubectl
+	Kubectl   string // empty unless asked for with EnsureKubectl
+	// From is "" when the playground built them, else the variable that
+	// named the directory they were found in (prebuilt.go).
+	From string
+	// APIServerVersion and EtcdVersion are what the binaries say they are
+	// when From is set, and what the playground builds otherwise.
+	APIServerVersion, EtcdVersion string
 }
 
 // ldflags give the binaries a parseable version: without them the apiserver
@@ -123,9 +147,11 @@ func buildGoVersion(moduleDir string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// EnsureBinaries returns the apiserver and etcd, building them first if this
-// machine has not built them yet. progress receives a line when a build starts
-// and one every 30 seconds while it runs, because the first build takes minutes.
+// EnsureBinaries returns the apiserver and etcd: those of the directory
+// PLAYGROUND_BINARIES or KUBEBUILDER_ASSETS names when they fit
+// (prebuilt.go), else the playground's own, built first if this machine has
+// not built them yet. progress receives a line saying which, and, while a
+// build runs, a line every few seconds, because the first build takes minutes.
 func EnsureBinaries(ctx context.Context, progress io.Writer) (Binaries, error) {
 	return ensure(ctx, progress, apiserverPkg, etcdPkg)
 }
@@ -137,6 +163,11 @@ func EnsureKubectl(ctx context.Context, progress io.Writer) (Binaries, error) {
 }
 
 func ensure(ctx context.Context, progress io.Writer, want ...binary) (Binaries, error) {
+	withKubectl := len(want) == 3
+	given, ok := prebuilt(ctx, progress, withKubectl)
+	if ok && (!withKubectl || given.Kubectl != "") {
+		return given, nil
+	}
 	moduleDir, err := ModuleDir()
 	if err != nil {
 		return Binaries{}, err
@@ -146,12 +177,20 @@ func ensure(ctx context.Context, progress io.Writer, want ...binary) (Binaries, 
 		return Binaries{}, err
 	}
 	bins := Binaries{
-		Dir:       dir,
-		APIServer: filepath.Join(dir, apiserverPkg.name),
-		Etcd:      filepath.Join(dir, etcdPkg.name),
+		Dir:              dir,
+		APIServer:        filepath.Join(dir, apiserverPkg.name),
+		Etcd:             filepath.Join(dir, etcdPkg.name),
+		APIServerVersion: KubernetesVersion,
+		EtcdVersion:      EtcdVersion,
 	}
-	if len(want) == 3 {
+	if withKubectl {
 		bins.Kubectl = filepath.Join(dir, kubectlPkg.name)
+	}
+	if ok {
+		// The learner's apiserver and etcd, and our kubectl: theirs did
+		// not fit, and prebuilt said so.
+		given.Kubectl = bins.Kubectl
+		bins, want = given, []binary{kubectlPkg}
 	}
 	missing := missingBinaries(dir, want)
 	if len(missing) == 0 {
@@ -183,15 +222,32 @@ func missingBinaries(dir string, want []binary) []binary {
 }
 
 func build(ctx context.Context, progress io.Writer, moduleDir, dir string, bins []binary) error {
-	var names, pkgs []string
+	var names, versioned, pkgs []string
+	server := false
 	for _, b := range bins {
 		names = append(names, b.name)
+		versioned = append(versioned, b.name+" "+b.version())
 		pkgs = append(pkgs, b.pkg)
+		server = server || b != kubectlPkg
 	}
-	fmt.Fprintf(progress, "playground: first run on this machine: building %s %s from source, so that the demos talk to a real API server\n",
-		strings.Join(names, " and "), KubernetesVersion)
+	// kubectl alone is built when the learner's kube-apiserver and etcd
+	// are used (prebuilt.go), or for make playground after make test.
+	why := "so that you can change the playground by hand"
+	if server {
+		why = "so that the demos talk to a real API server"
+	}
+	fmt.Fprintf(progress, "playground: first run on this machine: building %s from source, %s\n",
+		strings.Join(versioned, " and "), why)
 	fmt.Fprintf(progress, "playground: this happens once: the binaries are kept in %s until playground/go.mod or your Go version changes\n", dir)
-	fmt.Fprintf(progress, "playground: on 2 cores it takes about 5 minutes and 3 GB of memory; set GOFLAGS=-p=1 to use less memory\n")
+	if server {
+		fmt.Fprintf(progress, "playground: with empty Go caches on 2 cores it takes about %s and %s of memory; set GOFLAGS=-p=1 to use less memory\n", firstBuildTime, firstBuildMemory)
+		if from, _ := namedDir(); from == "" {
+			// The shortcut, said while it can still save the wait; with a
+			// variable set, prebuilt has just said why it was not taken.
+			fmt.Fprintf(progress, "playground: to skip this build, point $%s (or $%s) at a kube-apiserver %s and etcd %s you already have, such as envtest's: export %s=$(setup-envtest use -p path %s)\n",
+				EnvtestEnv, BinariesEnv, apiserverProbe.want, etcdProbe.want, EnvtestEnv, strings.TrimPrefix(apiserverProbe.want, "v"))
+		}
+	}
 
 	tmp, err := os.MkdirTemp(filepath.Dir(dir), "build-")
 	if err != nil {
@@ -201,7 +257,7 @@ func build(ctx context.Context, progress io.Writer, moduleDir, dir string, bins 
 
 	start := time.Now()
 	b := &builder{ctx: ctx, dir: moduleDir, progress: progress, start: start}
-	total, err := b.resolve(pkgs)
+	total, err := b.resolve(pkgs, names)
 	if err != nil {
 		return err
 	}

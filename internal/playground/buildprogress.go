@@ -38,8 +38,12 @@ type builder struct {
 // all of them, the standard library included; after a stage's demo was
 // built, the 600 or so packages it shares with the apiserver (client-go,
 // apimachinery and their dependencies, at the same versions) are not.
-func (b *builder) resolve(pkgs []string) (int, error) {
-	fmt.Fprintf(b.progress, "playground: step 1 of 2: downloading the modules kube-apiserver and etcd need from the Go module proxy\n")
+func (b *builder) resolve(pkgs []string, names []string) (int, error) {
+	need := "need"
+	if len(names) == 1 {
+		need = "needs"
+	}
+	fmt.Fprintf(b.progress, "playground: step 1 of 2: downloading the modules %s %s from the Go module proxy\n", strings.Join(names, " and "), need)
 	var downloaded int
 	var last string
 	var mu sync.Mutex

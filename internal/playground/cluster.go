@@ -370,6 +370,10 @@ func (c *Cluster) Stop() error {
 	return c.stopErr
 }
 
+// Binaries are the programs the playground runs: where they came from
+// (its own build, or a directory the learner named) and their versions.
+func (c *Cluster) Binaries() Binaries { return c.bins }
+
 // PIDs returns the process ids of etcd and the apiserver, for tests that
 // check nothing is left running.
 func (c *Cluster) PIDs() []int {

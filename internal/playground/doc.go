@@ -5,7 +5,11 @@
 //
 // The binaries are built once from the nested module in playground/ (which keeps
 // k8s.io/kubernetes out of the learner's module graph) and cached under the
-// user's cache directory, keyed by that module's go.mod and go.sum. Start runs
+// user's cache directory, keyed by that module's go.mod and go.sum; or,
+// when PLAYGROUND_BINARIES or KUBEBUILDER_ASSETS names a directory whose
+// kube-apiserver says v1.37.x and whose etcd says 3.7.x (envtest's, say),
+// taken from there with nothing built, and the first line says so
+// (prebuilt.go). Start runs
 // them in a fresh temporary directory on free loopback ports, writes a
 // kubeconfig, waits for /readyz and returns a Cluster whose Stop tears
 // everything down: the apiserver first, then etcd (the other order leaves the

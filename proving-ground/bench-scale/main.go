@@ -123,6 +123,10 @@ type bench struct {
 	reps    int
 	results map[key][]result
 	started time.Time
+	// apiserver is the playground's kube-apiserver as the report names it:
+	// its own build's version, or the learner's (PLAYGROUND_BINARIES,
+	// KUBEBUILDER_ASSETS) as that one reported itself.
+	apiserver string
 }
 
 var (

@@ -15,8 +15,6 @@ import (
 	"informer-from-scratch/proving-ground/replay"
 )
 
-const playgroundVersion = playground.KubernetesVersion
-
 // playgroundRuns is the check on the real thing: n of the replay's pods
 // created on a playground, then client-go's informer, ours and the decode-and-keep floor
 // sync from its apiserver (watch cache on, as on a real cluster), by
@@ -30,6 +28,7 @@ func (b *bench) playgroundRuns(n int) error {
 		return err
 	}
 	defer c.Stop()
+	b.apiserver = c.Binaries().APIServerVersion
 	cfg := c.RESTConfig()
 	cfg.QPS = -1
 	client, err := kubernetes.NewForConfig(cfg)

@@ -287,7 +287,7 @@ func (b *bench) playgroundTable(w *strings.Builder, n int) {
 		return
 	}
 	p("## Check against the playground\n\n")
-	p("The same sync from the playground's kube-apiserver %s (watch cache on, JSON), %s pods created by the benchmark ", playgroundVersion, count(n))
+	p("The same sync from the playground's kube-apiserver %s (watch cache on, JSON), %s pods created by the benchmark ", b.apiserver, count(n))
 	p("(the apiserver drops their status and rewrites their managedFields, so they are smaller than the replayed ones). ")
 	p("The server's own work is inside these numbers.\n\n")
 	p("| list by | sync: client-go | ours | keep | ours÷cg | ours÷keep | peak heap: client-go | ours | ours÷cg | held/pod: client-go | ours |\n")
