@@ -43,4 +43,31 @@
 // Size: about 944 lines of code (lines neither blank nor only a comment;
 // tests, demo and generated code left out), beside 926 in client-go
 // v0.37.2's tools/cache/reflector.go and tools/cache/retry_with_deadline.go.
+//
+// # Reading order
+//
+// With client-go's tools/cache/reflector.go open beside it:
+//
+//  1. reflector.go: Reflector, RunWithContext and ListAndWatchWithContext,
+//     the loop the rest hangs from;
+//  2. options.go: NewReflectorWithOptions, what it chooses and its defaults;
+//  3. list.go: list and syncWith, the state by LIST into the store's
+//     Replace;
+//  4. watch.go: watchWithResync and watch, one watch after another and how
+//     each ends;
+//  5. handlewatch.go: handleAnyWatch, one event into one store call;
+//  6. resourceversion.go: which resourceVersion a relist and a rewatch ask
+//     for;
+//  7. watchlist.go: the state as a WatchList stream instead;
+//  8. resync.go, then errors.go, backoff.go and retry.go: the resync timer,
+//     and what a failure costs.
+//
+// Skip on a first reading: demo/, which is how the stage is shown;
+// typecheck.go and transform.go, helpers for names, type checks and an
+// interface the store may implement; the tests' fakes and harness
+// (fakeclient_test.go, script_test.go, recorder_test.go, runboth_test.go,
+// export_test.go).
+//
+// The functions marked //lab:02 are lab 02's: make lab-start 2 turns them
+// into stubs that state their contract (docs/en/labs/02-reflector.md).
 package reflector

@@ -50,4 +50,29 @@
 // Size: about 835 lines of code (lines neither blank nor only a comment;
 // tests, demo and generated code left out), beside 963 in client-go
 // v0.37.2's tools/cache/delta_fifo.go and tools/cache/the_real_fifo.go.
+//
+// # Reading order
+//
+// With client-go's tools/cache/delta_fifo.go and then
+// tools/cache/the_real_fifo.go open beside it:
+//
+//  1. deltas.go: Delta, Deltas and the delta types, what both queues carry;
+//  2. delta_fifo.go: DeltaFIFO, one entry per key, Add to Pop;
+//  3. delta_fifo_replace.go: Replace and its tombstones, and Resync;
+//  4. real_fifo.go: RealFIFO, every event in arrival order, what a v0.37
+//     informer uses;
+//  5. real_fifo_replace.go: Replace as one ReplacedAll item,
+//     ReconcileReplacement, and Resync;
+//  6. real_fifo_batch.go: PopBatch;
+//  7. hassynced.go: when a queue has handed out its initial list;
+//  8. queue.go and keyfunc.go: the interfaces both queues satisfy, and the
+//     key functions every later stage uses.
+//
+// Skip on a first reading: demo/, which is how the stage is shown;
+// object_name.go, ObjectName, kept for stage 05's typed DeletedObject; the
+// tests' harness (harness_test.go). To see a rule as a test, read
+// rules_test.go.
+//
+// The functions marked //lab:03 are lab 03's: make lab-start 3 turns them
+// into stubs that state their contract (docs/en/labs/03-deltafifo.md).
 package deltafifo

@@ -52,4 +52,27 @@
 // tests, demo and generated code left out), beside 913 in client-go
 // v0.37.2's tools/cache/thread_safe_store.go, store.go, index.go and
 // listers.go.
+//
+// # Reading order
+//
+// With client-go's tools/cache/store.go and tools/cache/thread_safe_store.go
+// open beside it, from the outside in, as the chapter walks it:
+//
+//  1. store.go: Store and cache, which keys an object and hands it on;
+//  2. thread_safe_store.go: threadSafeMap, the items map and the lock;
+//  3. store_index.go: storeIndex, the indexers, the indices and the bucket
+//     arithmetic of every write;
+//  4. index.go: the Indexer interface, IndexFunc and the index maps' types;
+//  5. listers.go, then the sub-package listers (resource_indexer.go):
+//     reading the cache by label selector and namespace;
+//  6. transaction.go: a batch of writes under one lock, as the informer
+//     applies a RealFIFO batch.
+//
+// Skip on a first reading: demo/, which is how the stage is shown;
+// typed.go, the generic veneer over index functions; the tests' harness
+// and generator (harness_test.go, generate_test.go, ops_test.go,
+// snapshot_test.go).
+//
+// The functions marked //lab:04 are lab 04's: make lab-start 4 turns them
+// into stubs that state their contract (docs/en/labs/04-indexer.md).
 package indexer

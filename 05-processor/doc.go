@@ -65,4 +65,28 @@
 // tests, demo and generated code left out), beside 972 in client-go
 // v0.37.2's tools/cache/shared_informer.go (whose informer half is stage
 // 06's) and tools/cache/synctrack/synctrack.go.
+//
+// # Reading order
+//
+// With client-go's tools/cache/shared_informer.go open beside it at
+// processorListener:
+//
+//  1. listener.go: ProcessorListener, Add, pop, run and watchSynced, the
+//     goroutines and the ring between them;
+//  2. ring.go: RingGrowing, the unbounded buffer;
+//  3. processor.go: SharedProcessor, the listeners' set, Distribute and Run;
+//  4. resync.go: whose resync is due, and the periods' arithmetic;
+//  5. synctrack.go: SingleFileTracker, a handler's own HasSynced;
+//  6. panic.go: what a panicking handler does to the process;
+//  7. handler.go and notification.go: the handler interface and its
+//     adapters, and the three notifications.
+//
+// Skip on a first reading: demo/, which is how the stage is shown;
+// handler_typed.go, the same handlers over a type parameter; in
+// listener.go, PendingNotifications, BufferCapacity and WithoutBuffer,
+// there for the demo and a teaching switch; the tests' stand-in informer
+// and recorder (feeder_test.go, recorder_test.go).
+//
+// The functions marked //lab:05 are lab 05's: make lab-start 5 turns them
+// into stubs that state their contract (docs/en/labs/05-processor.md).
 package processor

@@ -60,5 +60,32 @@
 // tests, demo and generated code left out), beside 292 in client-go
 // v0.37.2's informers/factory.go.
 //
+// # Reading order
+//
+// With client-go's informers/factory.go open beside it:
+//
+//  1. factory.go: SharedInformerFactory and its constructor, the map and
+//     its lock;
+//  2. informer_for.go: InformerFor, one informer per type;
+//  3. start.go: Start, StartWithContext and Shutdown;
+//  4. wait.go: WaitForCacheSync and SyncResult;
+//  5. options.go: the SharedInformerOption functions (WithNamespace,
+//     WithTweakListOptions…);
+//  6. core/v1/pod.go and listers/core/v1/pod.go: one generated informer and
+//     its lister, the shape of all five;
+//  7. internalinterfaces/: the package that breaks the import cycle;
+//  8. generic.go: ForResource;
+//  9. dynamicinformer/informer.go and dynamiclister/: the same factory for
+//     resources with no Go type, a CustomResource.
+//
+// Skip on a first reading: demo/, which is how the stage is shown; gen/,
+// the generator; the other generated resources (configmap, namespace,
+// service, deployment), pod.go with other names; the group packages core/
+// and apps/ (core/interface.go, core/v1/interface.go…), accessors only; the
+// tests' fake clientset (fakeclient_test.go).
+//
+// The functions marked //lab:07 are lab 07's: make lab-start 7 turns them
+// into stubs that state their contract (docs/en/labs/07-factory.md).
+//
 //go:generate go run ./gen -dir .
 package factory

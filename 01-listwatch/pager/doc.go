@@ -13,4 +13,8 @@
 // Size: about 171 lines of code (lines neither blank nor only a comment;
 // tests, demo and generated code left out), beside 182 in client-go
 // v0.37.2's tools/pager/pager.go.
+//
+// Read pager.go, then each.go. The functions marked //lab:01 are lab 01's:
+// make lab-start 1 turns them into stubs that state their contract
+// (docs/en/labs/01-listwatch.md).
 package pager
