@@ -190,10 +190,10 @@ diagrams:
 	@$(GO) run ./cmd/diagrams -required -png .bin/diagrams
 
 # The tests that write a block of the docs from runs of client-go and ours
-# (internal/docblock): chapter 05's resync table.
-DOCS_FROM_RUNS := '^(TestResyncTable)$$'
+# (internal/docblock): chapter 05's resync table, the life page's timeline.
+DOCS_FROM_RUNS := '^(TestResyncTable|TestOneInformersLife)$$'
 
-## docs-from-runs: rewrite the doc blocks tests generate from runs of client-go's informer and ours (chapter 05's resync table); make test fails when they are stale
+## docs-from-runs: rewrite the doc blocks tests generate from runs of client-go's informer and ours (chapter 05's resync table, the life page's timeline); make test fails when they are stale
 .PHONY: docs-from-runs
 docs-from-runs:
 	UPDATE_RUN_BLOCKS=1 $(GO) test -count=1 -run $(DOCS_FROM_RUNS) ./06-sharedinformer
