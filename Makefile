@@ -189,6 +189,15 @@ diagrams:
 	UPDATE_DIAGRAMS=1 $(GO) test -count=1 -run '^TestSequenceDiagram' $(DIAGRAM_PKGS)
 	@$(GO) run ./cmd/diagrams -required -png .bin/diagrams
 
+# The tests that write a block of the docs from runs of client-go and ours
+# (internal/docblock): chapter 05's resync table, the life page's timeline.
+DOCS_FROM_RUNS := '^(TestResyncTable|TestOneInformersLife)$$'
+
+## docs-from-runs: rewrite the doc blocks tests generate from runs of client-go's informer and ours (chapter 05's resync table, the life page's timeline); make test fails when they are stale
+.PHONY: docs-from-runs
+docs-from-runs:
+	UPDATE_RUN_BLOCKS=1 $(GO) test -count=1 -run $(DOCS_FROM_RUNS) ./06-sharedinformer
+
 ## bench: the benchmarks, ours beside client-go's in the same run
 .PHONY: bench
 bench:

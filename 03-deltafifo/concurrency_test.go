@@ -81,6 +81,82 @@ func TestPopBlocksUntilAnItemArrivesOrTheQueueCloses(t *testing.T) {
 	}
 }
 
+// shortBatchPop records what PopBatch does with fewer items queued than a
+// batch holds (3 of 1000), on an empty queue, when one item arrives, and
+// when the queue is closed under it.
+func shortBatchPop(t *testing.T, q *queueUnderTest) []string {
+	var log []string
+	synctest.Test(t, func(t *testing.T) {
+		result := make(chan string, 4) // room for every PopBatch started: none is left blocked on a send
+		popBatchInBackground := func() {
+			go func() {
+				var got string
+				err := q.popBatch(func(ds Deltas, _ bool) error {
+					got = "batch[" + describeDeltas(ds) + "]"
+					return nil
+				}, func(obj interface{}, _ bool) error {
+					got = "single: " + describe(obj)
+					return nil
+				})
+				if err != nil {
+					got = "error: " + err.Error()
+				}
+				result <- got
+			}()
+		}
+		check := func(when string) {
+			synctest.Wait() // every goroutine is now blocked: PopBatch has had its chance
+			select {
+			case got := <-result:
+				log = append(log, when+": "+got)
+			default:
+				log = append(log, when+": still blocked")
+			}
+		}
+
+		for i, name := range []string{"a", "b", "c"} {
+			if err := q.add(q.build(pod(name, i+1))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		popBatchInBackground()
+		check("3 queued, a batch holds 1000")
+		popBatchInBackground()
+		check("empty queue")
+		if err := q.add(q.build(pod("d", 4))); err != nil {
+			t.Fatal(err)
+		}
+		check("after Add")
+		popBatchInBackground()
+		check("empty again")
+		q.close()
+		check("after Close")
+	})
+	return log
+}
+
+// TestPopBatchTakesAShortBatchWithoutWaiting: client-go's RealFIFO.PopBatch
+// waits only while the queue is empty. With 3 items queued and a batch size
+// of 1000 it returns the 3 at once; it never waits for a batch to fill.
+// Chapter 03 says so.
+func TestPopBatchTakesAShortBatchWithoutWaiting(t *testing.T) {
+	want := []string{
+		"3 queued, a batch holds 1000: batch[Added a@1, Added b@2, Added c@3]",
+		"empty queue: still blocked",
+		"after Add: single: Added d@4",
+		"empty again: still blocked",
+		"after Close: error: " + cache.ErrFIFOClosed.Error(),
+	}
+	c := fifoConfig{atomic: true, bookmark: true, unlock: true} // as the informer builds it
+	got := shortBatchPop(t, clientGoRealFIFO(c))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("client-go's PopBatch does not do what chapter 03 says (-chapter +client-go):\n%s", diff)
+	}
+	if diff := cmp.Diff(got, shortBatchPop(t, oursRealFIFO(c))); diff != "" {
+		t.Errorf("PopBatch with a short batch behaves differently (-client-go +ours):\n%s", diff)
+	}
+}
+
 // addDuringProcess has process queue another object, as the Reflector would
 // while a slow handler runs. That only works if Pop released the lock.
 func addDuringProcess(t *testing.T, q *queueUnderTest) []string {
