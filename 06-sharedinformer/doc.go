@@ -54,6 +54,11 @@
 //   - two concurrent Runs start an informer once (client-go checks and sets
 //     started in two lock sections, so both can start, and the second to
 //     sync panics closing synced again);
+//   - a panic on processLoop's goroutine before the first sync (an
+//     IndexFunc's, with a queue that hands out the initial list an object
+//     at a time) comes out of Run at once; client-go's Run holds it until
+//     its context ends, its goroutine that closes synced waiting only for
+//     the context until then;
 //   - a handler added while the informer runs, before the processor's
 //     goroutine has started the listeners, learns that the informer has
 //     synced only after its replay (stage 05's AddLateListener); client-go's
