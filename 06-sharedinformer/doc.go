@@ -70,8 +70,10 @@
 //     with a Config missing its Queue, ListerWatcher or Process reports it
 //     and does not start, an informer run twice reports it through
 //     HandleError (client-go logs it at info level), AddEventHandler and
-//     AddTypedEventHandler refuse a nil handler (client-go registers it and
-//     panics on the first notification), and the typed adapter reports an
+//     AddTypedEventHandler refuse a nil handler, and leave the informer's
+//     resync check period as it was (client-go registers it, lowering the
+//     period if it asks for less, and panics on the first notification),
+//     and the typed adapter reports an
 //     object of the wrong type instead of panicking in the handler's
 //     goroutine;
 //   - nil is a default where client-go would crash later: a nil Handler in
