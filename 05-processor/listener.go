@@ -7,12 +7,13 @@ package processor
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+
+	"informer-from-scratch/internal/nilpointer"
 )
 
 // InitialBufferSize is how many notifications a listener's ring holds before
@@ -121,7 +122,7 @@ func NewProcessListener(handler ResourceEventHandler, requestedResyncPeriod, res
 	if handler == nil {
 		return nil, errors.New("processor: a nil ResourceEventHandler cannot be registered")
 	}
-	if v := reflect.ValueOf(handler); v.Kind() == reflect.Pointer && v.IsNil() {
+	if nilpointer.Is(handler) {
 		// A typed nil, such as (*ResourceEventHandlerFuncs)(nil): its
 		// methods would dereference it on the first notification.
 		return nil, fmt.Errorf("processor: a nil %T cannot be registered as a ResourceEventHandler", handler)

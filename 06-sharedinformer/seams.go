@@ -4,7 +4,7 @@
 
 package informer
 
-import "reflect"
+import "informer-from-scratch/internal/nilpointer"
 
 // Seams are where a watcher may wrap the parts of an informer as Run
 // assembles them, or hear a step the parts do not show. Each is optional,
@@ -53,7 +53,7 @@ func (s Seams) notifier(h ResourceEventHandler) ResourceEventHandler {
 // handler wraps h, unless h is nil (then the listener's constructor refuses
 // it with its own error).
 func (s Seams) handler(h ResourceEventHandler, name string) ResourceEventHandler {
-	if s.Handler == nil || h == nil || isNilPointer(h) {
+	if s.Handler == nil || h == nil || nilpointer.Is(h) {
 		return h
 	}
 	return s.Handler(h, name)
@@ -63,10 +63,4 @@ func (s Seams) replay(h ResourceEventHandler, name string, obj any) {
 	if s.Replay != nil {
 		s.Replay(h, name, obj)
 	}
-}
-
-// isNilPointer reports a typed nil pointer, whose methods would panic.
-func isNilPointer(v any) bool {
-	rv := reflect.ValueOf(v)
-	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
