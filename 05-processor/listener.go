@@ -201,6 +201,16 @@ func (p *ProcessorListener) Add(notification Notification) {
 // the processor from stopping, as it would keep the informer from moving.
 func (p *ProcessorListener) WithoutBuffer() { p.unbuffered = true }
 
+// WrapHandler is a watcher's seam, not in client-go: from now on the
+// listener calls wrap(handler) where it called handler, so that a wrapper
+// can see each call (stage 06's Seams.Handler). The listener keeps the name
+// it gave the handler (in its errors, its HasSynced checker and its
+// HandlerPanic), so a watched handler is named as an unwatched one. Call it
+// before the listener is added to a processor.
+func (p *ProcessorListener) WrapHandler(wrap func(ResourceEventHandler) ResourceEventHandler) {
+	p.handler = wrap(p.handler)
+}
+
 // pop pumps notifications from addCh to nextCh, parking them in the ring
 // while run is busy. It returns when addCh is closed, dropping whatever is
 // still buffered: a removed or stopped listener gets no more calls.
