@@ -51,9 +51,8 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 	if err != nil {
 		return nil, err
 	}
-	name := options.Name
-	listener, err := processor.NewProcessListener(s.seams.handler(handler, name),
-		period, processor.DetermineResyncPeriod(period, checkPeriod), s.clock.Now(),
+	listener, err := processor.NewProcessListener(handler, period,
+		processor.DetermineResyncPeriod(period, checkPeriod), s.clock.Now(),
 		processor.InitialBufferSize, s.HasSyncedChecker())
 	if err != nil {
 		return nil, err
@@ -62,16 +61,14 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 		s.resyncCheckPeriod = checkPeriod
 		s.processor.ResyncCheckPeriodChanged(checkPeriod)
 	}
-	if s.breaks.BlockingListeners {
-		listener.WithoutBuffer() // a teaching switch (breaks.go)
-	}
+	s.seams.listener(listener, options.Name) // a watcher's wrapper, a teaching switch (seams.go)
 
 	if !s.started {
 		handle, _, err := s.processor.AddListener(listener)
 		return handle, err
 	}
 
-	return s.joinLate(listener, handler, name)
+	return s.joinLate(listener, handler, options.Name)
 }
 
 // joinLate adds the listener of a handler added after Run (handler, with

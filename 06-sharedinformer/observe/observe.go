@@ -358,7 +358,7 @@ type observedHandler struct {
 }
 
 // observeHandler wraps h (the informer passes no nil handler here: the
-// listener's constructor refuses it with its own error).
+// listener's constructor has refused it with its own error).
 func observeHandler(h processor.ResourceEventHandler, name string, observe Observer) processor.ResourceEventHandler {
 	return &observedHandler{name: handlerName(h, name), inner: h, observe: observe}
 }
