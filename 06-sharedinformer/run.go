@@ -160,13 +160,16 @@ func (s *sharedIndexInformer) HasSynced() bool {
 
 // HasSyncedChecker is HasSynced as a channel to wait on. Every listener's
 // HasSynced waits for it before counting its own initial adds.
-func (s *sharedIndexInformer) HasSyncedChecker() DoneChecker { return informerDone{s} }
+func (s *sharedIndexInformer) HasSyncedChecker() DoneChecker { return sharedIndexInformerDone{s} }
 
-// informerDone is the informer's DoneChecker.
-type informerDone struct{ s *sharedIndexInformer }
+// sharedIndexInformerDone is the informer's DoneChecker (client-go's, by name).
+type sharedIndexInformerDone struct{ s *sharedIndexInformer }
 
-func (d informerDone) Name() string          { return fmt.Sprintf("SharedIndexInformer %T", d.s.objectType) }
-func (d informerDone) Done() <-chan struct{} { return d.s.synced }
+func (d sharedIndexInformerDone) Name() string {
+	return fmt.Sprintf("SharedIndexInformer %T", d.s.objectType)
+}
+
+func (d sharedIndexInformerDone) Done() <-chan struct{} { return d.s.synced }
 
 // LastSyncResourceVersion is the reflector's, or "" before Run.
 func (s *sharedIndexInformer) LastSyncResourceVersion() string {
