@@ -9,11 +9,27 @@
 //	stage 04  Indexer                 the cache handleDeltas writes first
 //	stage 05  SharedProcessor         the notifications, one listener per handler
 //
-// The controller (controller.go) runs a reflector and processLoop around a
-// queue; processDeltas (process_deltas.go) turns each popped item into a
-// cache write and a notification; the sharedIndexInformer (shared_informer.go,
-// run.go, handlers.go, handle_deltas.go) is that controller's Process, and
-// the source of every listener's notifications and HasSynced.
+// Read it beside client-go, in the order of client-go's own files:
+//
+//	controller.go      the controller: a reflector and processLoop around a queue
+//	process_deltas.go  each popped item becomes a cache write, then a notification
+//	queue.go           which queue an informer builds (newQueueFIFO)
+//	shared_informer.go the interfaces, the options, the sharedIndexInformer
+//	run.go             Run: the queue and controller assembled, the processor started
+//	handlers.go        AddEventHandler, and a late handler's replay (joinLate)
+//	handle_deltas.go   the informer as the controller's Process and as the handler
+//	                   processDeltas calls: OnAdd, OnUpdate, OnDelete to the processor
+//
+// then, when you meet them: unshared.go (NewInformerWithOptions, one handler
+// and no processor), typed.go (the typed handlers), wait.go (WaitForCacheSync
+// and its kin), vocabulary.go (the earlier stages' names, aliased).
+//
+// The observe/ and demo/ folders are how the stage is shown: skip them on a
+// first reading, and seams.go and breaks.go with them (where a watcher and
+// the teaching switches plug in).
+//
+// Functions marked //lab:06 are lab 06's: `make lab-start 6` turns them into
+// stubs for you to write (docs/en/labs/06-sharedinformer.md).
 //
 // It mirrors k8s.io/client-go v0.37.2 tools/cache/controller.go (Config, New,
 // Controller, processLoop, processDeltas, processDeltasInBatch,
@@ -39,11 +55,15 @@
 //     going"), Seams where a watcher may wrap the parts as they are
 //     assembled (seams.go; 06-sharedinformer/observe turns them into every
 //     step of every object; client-go has metrics and logs instead), and
-//     HandlerOptions.Name to name a handler to a watcher;
-//   - teaching switches client-go lacks (breaks.go, the demo's --break):
-//     Breaks.NoTombstones drops DeletedFinalStateUnknown before the
-//     handlers, Breaks.BlockingListeners takes every listener's ring away;
-//     the zero value breaks nothing;
+//     HandlerOptions.Name to name a handler to a watcher (the listener
+//     still names it as client-go does: it wraps the handler after it is
+//     built);
+//   - teaching switches client-go lacks (breaks.go, the demo's --break),
+//     installed at the seams, outside a watcher's wrapper, so no mirrored
+//     method mentions them: Breaks.NoTombstones drops DeletedFinalStateUnknown
+//     between processDeltas and the informer's OnDelete,
+//     Breaks.BlockingListeners takes every listener's ring away; the zero
+//     value breaks nothing;
 //   - left out: logging (HandlerOptions.Logger, the klog lines of
 //     WaitForNamedCacheSync and WaitFor), metrics (Identifier,
 //     InformerMetricsProvider), the cache mutation detector, the deprecated
