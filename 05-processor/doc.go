@@ -59,7 +59,9 @@
 //     SingleFileTracker is here;
 //   - PendingNotifications, BufferCapacity and ResyncPeriod are ours, for the
 //     demo and tests; WithoutBuffer is a teaching switch (stage 06's
-//     --break=blocking-listener) that takes a listener's ring away.
+//     --break=blocking-listener) that takes a listener's ring away, and
+//     WrapHandler a watcher's seam (stage 06's Seams.Handler) that wraps the
+//     handler a listener calls and keeps the handler's name.
 //
 // Size: about 729 lines of code (lines neither blank nor only a comment;
 // tests, demo and generated code left out), beside 972 in client-go

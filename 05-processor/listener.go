@@ -7,12 +7,13 @@ package processor
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+
+	"informer-from-scratch/internal/nilpointer"
 )
 
 // InitialBufferSize is how many notifications a listener's ring holds before
@@ -121,7 +122,7 @@ func NewProcessListener(handler ResourceEventHandler, requestedResyncPeriod, res
 	if handler == nil {
 		return nil, errors.New("processor: a nil ResourceEventHandler cannot be registered")
 	}
-	if v := reflect.ValueOf(handler); v.Kind() == reflect.Pointer && v.IsNil() {
+	if nilpointer.Is(handler) {
 		// A typed nil, such as (*ResourceEventHandlerFuncs)(nil): its
 		// methods would dereference it on the first notification.
 		return nil, fmt.Errorf("processor: a nil %T cannot be registered as a ResourceEventHandler", handler)
@@ -199,6 +200,16 @@ func (p *ProcessorListener) Add(notification Notification) {
 // listener is added to a processor; a handler that never returns then keeps
 // the processor from stopping, as it would keep the informer from moving.
 func (p *ProcessorListener) WithoutBuffer() { p.unbuffered = true }
+
+// WrapHandler is a watcher's seam, not in client-go: from now on the
+// listener calls wrap(handler) where it called handler, so that a wrapper
+// can see each call (stage 06's Seams.Handler). The listener keeps the name
+// it gave the handler (in its errors, its HasSynced checker and its
+// HandlerPanic), so a watched handler is named as an unwatched one. Call it
+// before the listener is added to a processor.
+func (p *ProcessorListener) WrapHandler(wrap func(ResourceEventHandler) ResourceEventHandler) {
+	p.handler = wrap(p.handler)
+}
 
 // pop pumps notifications from addCh to nextCh, parking them in the ring
 // while run is busy. It returns when addCh is closed, dropping whatever is

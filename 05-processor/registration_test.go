@@ -218,6 +218,53 @@ func TestNewProcessListenerRejectsBadInput(t *testing.T) {
 	}
 }
 
+// addOne is a handler function with a name of its own, for the naming test.
+func addOne(any) {}
+
+// TestWrapHandlerKeepsTheHandlersName: a wrapped listener calls the wrapper
+// (which calls the handler) and still names the handler it was built for,
+// in its HasSynced checker and in its HandlerPanic.
+func TestWrapHandlerKeepsTheHandlersName(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var panics []HandlerPanic
+		p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{OnHandlerPanic: func(hp HandlerPanic) { panics = append(panics, hp) }})
+		synced := &doneChan{name: "x", ch: make(chan struct{})}
+		close(synced.ch)
+		l, err := NewProcessListener(ResourceEventHandlerFuncs{AddFunc: addOne}, 0, 0, time.Now(), 1, synced)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := l.HasSyncedChecker().Name()
+		var wrapped []any
+		l.WrapHandler(func(h ResourceEventHandler) ResourceEventHandler {
+			return ResourceEventHandlerFuncs{AddFunc: func(obj any) {
+				wrapped = append(wrapped, obj)
+				h.OnAdd(obj, false)
+				panic("after the handler")
+			}}
+		})
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		wg.Go(func() { p.Run(ctx) })
+		if _, _, err := p.AddListener(l); err != nil {
+			t.Fatal(err)
+		}
+		p.Distribute(AddNotification{NewObj: 1}, false)
+		synctest.Wait()
+		cancel()
+		wg.Wait()
+		if len(wrapped) != 1 {
+			t.Errorf("the wrapper saw %v, want the one notification", wrapped)
+		}
+		if !strings.Contains(name, "addOne") || l.HasSyncedChecker().Name() != name {
+			t.Errorf("the checker was named %q before the wrap and %q after: want the handler's function both times", name, l.HasSyncedChecker().Name())
+		}
+		if len(panics) != 1 || !strings.Contains(panics[0].Handler, "addOne") {
+			t.Errorf("panics %+v: want one, naming the handler's function", panics)
+		}
+	})
+}
+
 func TestAddListenerTwiceStartsItOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := NewSharedProcessor(clock.RealClock{}, ProcessorOptions{})

@@ -11,7 +11,9 @@ import "fmt"
 // cannot do without, so that the demo can show on the playground what goes
 // wrong without each. Teaching only: the zero value is client-go's
 // behaviour, and nothing but the demo and the tests that show each failure
-// sets a field.
+// sets a field. Each switch is installed at a seam (seams.go), outside a
+// watcher's wrapper, so the informer's methods say nothing about it and a
+// watched timeline shows what the broken informer did.
 type Breaks struct {
 	// NoTombstones drops every DeletedFinalStateUnknown before it reaches
 	// the handlers. A relist still removes from the cache the objects the
@@ -19,7 +21,8 @@ type Breaks struct {
 	// built from the informer's calls keeps a ghost. client-go calls
 	// OnDelete for each such object in processReplacedAllInfo
 	// (tools/cache/controller.go), and with a DeltaFIFO the queue's
-	// Replace queues the tombstone (tools/cache/delta_fifo.go).
+	// Replace queues the tombstone (tools/cache/delta_fifo.go). Installed
+	// around the informer as processDeltas calls it (droppingTombstones).
 	NoTombstones bool
 	// BlockingListeners takes every listener's ring away (stage 05's
 	// ProcessorListener.WithoutBuffer): handing a handler a notification
@@ -27,8 +30,20 @@ type Breaks struct {
 	// handler then stalls the distributor, processLoop, the cache and every
 	// other handler. client-go's processorListener.pop always receives, and
 	// parks what the handler is not ready for in its unbounded buffer
-	// (tools/cache/shared_informer.go).
+	// (tools/cache/shared_informer.go). Installed in each listener as its
+	// handler is added.
 	BlockingListeners bool
+}
+
+// droppingTombstones is Breaks.NoTombstones: the informer as processDeltas
+// calls it, minus every DeletedFinalStateUnknown.
+type droppingTombstones struct{ ResourceEventHandler }
+
+func (d droppingTombstones) OnDelete(obj any) {
+	if _, tombstone := obj.(DeletedFinalStateUnknown); tombstone {
+		return // the deletion is lost
+	}
+	d.ResourceEventHandler.OnDelete(obj)
 }
 
 // Break names one switch of Breaks, as the demo's --break flag spells it.

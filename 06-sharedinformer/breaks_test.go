@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -20,6 +21,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/06-sharedinformer/observe"
 )
 
 // The tests of the teaching switches (breaks.go): each scenario runs on
@@ -120,7 +122,12 @@ func clientGoBreakSide(src *gapSource) breakSide {
 }
 
 func ourBreakSide(src *gapSource, b informer.Breaks, name string) breakSide {
-	inf := informer.NewSharedIndexInformerWithOptions(src, &corev1.Pod{}, informer.SharedIndexInformerOptions{Breaks: b})
+	return ourWatchedBreakSide(src, b, name, nil)
+}
+
+// ourWatchedBreakSide is ourBreakSide watched through observe's seams.
+func ourWatchedBreakSide(src *gapSource, b informer.Breaks, name string, observer observe.Observer) breakSide {
+	inf := informer.NewSharedIndexInformerWithOptions(src, &corev1.Pod{}, informer.SharedIndexInformerOptions{Breaks: b, Seams: observe.Seams(observer)})
 	return breakSide{
 		name: name,
 		addHandler: func(f funcs) func() bool {
@@ -227,6 +234,37 @@ func TestNoTombstonesLeavesAGhostInTheHandlersView(t *testing.T) {
 	ghost := outcome{Cache: []string{"ns/web-1", "ns/web-2"}, HandlerView: []string{"ns/web-1", "ns/web-2", "ns/web-3"}}
 	if diff := cmp.Diff(ghost, broken); diff != "" {
 		t.Errorf("with NoTombstones (OnDelete drops each DeletedFinalStateUnknown it is given), want web-3 gone from the cache and a ghost in the handler's view (-want +ours, NoTombstones):\n%s", diff)
+	}
+}
+
+// TestNoTombstonesShowsNoDeleteToAWatcher: watched through observe's seams,
+// the switch acts before the watcher sees the informer hand the processor a
+// notification, so the timeline shows web-3's deletion dropped where the
+// handlers lose it: no processor delete, no OnDelete. Unwatched or watched,
+// the informer does the same (the ghost stays).
+func TestNoTombstonesShowsNoDeleteToAWatcher(t *testing.T) {
+	for _, b := range []informer.Breaks{{}, {NoTombstones: true}} {
+		obs := &observations{}
+		_, handlerView := missedDelete(t, func(s *gapSource) breakSide {
+			return ourWatchedBreakSide(s, b, "ours, watched", obs.observe)
+		})
+		var steps []string
+		for _, step := range obs.path("ns/web-3", "") {
+			if strings.HasPrefix(step, "processor delete") || strings.HasPrefix(step, "handler OnDelete") {
+				steps = append(steps, step)
+			}
+		}
+		want := []string{"processor delete tombstone", "handler OnDelete processor.ResourceEventHandlerFuncs tombstone"}
+		wantView := []string{"ns/web-1", "ns/web-2"}
+		if b.NoTombstones {
+			want, wantView = nil, append(wantView, "ns/web-3")
+		}
+		if diff := cmp.Diff(want, steps); diff != "" {
+			t.Errorf("%+v: the deletion of web-3 as the watcher saw it (-want +got):\n%s", b, diff)
+		}
+		if diff := cmp.Diff(wantView, handlerView); diff != "" {
+			t.Errorf("%+v, watched: the handler's view (-want +got):\n%s", b, diff)
+		}
 	}
 }
 

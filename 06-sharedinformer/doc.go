@@ -9,11 +9,27 @@
 //	stage 04  Indexer                 the cache handleDeltas writes first
 //	stage 05  SharedProcessor         the notifications, one listener per handler
 //
-// The controller (controller.go) runs a reflector and processLoop around a
-// queue; processDeltas (process_deltas.go) turns each popped item into a
-// cache write and a notification; the sharedIndexInformer (shared_informer.go,
-// run.go, handlers.go, handle_deltas.go) is that controller's Process, and
-// the source of every listener's notifications and HasSynced.
+// Read it beside client-go, in the order of client-go's own files:
+//
+//	controller.go      the controller: a reflector and processLoop around a queue
+//	process_deltas.go  each popped item becomes a cache write, then a notification
+//	queue.go           which queue an informer builds (newQueueFIFO)
+//	shared_informer.go the interfaces, the options, the sharedIndexInformer
+//	run.go             Run: the queue and controller assembled, the processor started
+//	handlers.go        AddEventHandler, and a late handler's replay (joinLate)
+//	handle_deltas.go   the informer as the controller's Process and as the handler
+//	                   processDeltas calls: OnAdd, OnUpdate, OnDelete to the processor
+//
+// then, when you meet them: unshared.go (NewInformerWithOptions, one handler
+// and no processor), typed.go (the typed handlers), wait.go (WaitForCacheSync
+// and its kin), vocabulary.go (the earlier stages' names, aliased).
+//
+// The observe/ and demo/ folders are how the stage is shown: skip them on a
+// first reading, and seams.go and breaks.go with them (where a watcher and
+// the teaching switches plug in).
+//
+// Functions marked //lab:06 are lab 06's: `make lab-start 6` turns them into
+// stubs for you to write (docs/en/labs/06-sharedinformer.md).
 //
 // It mirrors k8s.io/client-go v0.37.2 tools/cache/controller.go (Config, New,
 // Controller, processLoop, processDeltas, processDeltasInBatch,
@@ -39,11 +55,15 @@
 //     going"), Seams where a watcher may wrap the parts as they are
 //     assembled (seams.go; 06-sharedinformer/observe turns them into every
 //     step of every object; client-go has metrics and logs instead), and
-//     HandlerOptions.Name to name a handler to a watcher;
-//   - teaching switches client-go lacks (breaks.go, the demo's --break):
-//     Breaks.NoTombstones drops DeletedFinalStateUnknown before the
-//     handlers, Breaks.BlockingListeners takes every listener's ring away;
-//     the zero value breaks nothing;
+//     HandlerOptions.Name to name a handler to a watcher (the listener
+//     still names it as client-go does: it wraps the handler after it is
+//     built);
+//   - teaching switches client-go lacks (breaks.go, the demo's --break),
+//     installed at the seams, outside a watcher's wrapper, so no mirrored
+//     method mentions them: Breaks.NoTombstones drops DeletedFinalStateUnknown
+//     between processDeltas and the informer's OnDelete,
+//     Breaks.BlockingListeners takes every listener's ring away; the zero
+//     value breaks nothing;
 //   - left out: logging (HandlerOptions.Logger, the klog lines of
 //     WaitForNamedCacheSync and WaitFor), metrics (Identifier,
 //     InformerMetricsProvider), the cache mutation detector, the deprecated
@@ -54,6 +74,11 @@
 //   - two concurrent Runs start an informer once (client-go checks and sets
 //     started in two lock sections, so both can start, and the second to
 //     sync panics closing synced again);
+//   - a panic on processLoop's goroutine before the first sync (an
+//     IndexFunc's, with a queue that hands out the initial list an object
+//     at a time) comes out of Run at once; client-go's Run holds it until
+//     its context ends, its goroutine that closes synced waiting only for
+//     the context until then;
 //   - a handler added while the informer runs, before the processor's
 //     goroutine has started the listeners, learns that the informer has
 //     synced only after its replay (stage 05's AddLateListener); client-go's
@@ -65,8 +90,10 @@
 //     with a Config missing its Queue, ListerWatcher or Process reports it
 //     and does not start, an informer run twice reports it through
 //     HandleError (client-go logs it at info level), AddEventHandler and
-//     AddTypedEventHandler refuse a nil handler (client-go registers it and
-//     panics on the first notification), and the typed adapter reports an
+//     AddTypedEventHandler refuse a nil handler, and leave the informer's
+//     resync check period as it was (client-go registers it, lowering the
+//     period if it asks for less, and panics on the first notification),
+//     and the typed adapter reports an
 //     object of the wrong type instead of panicking in the handler's
 //     goroutine;
 //   - nil is a default where client-go would crash later: a nil Handler in
@@ -75,7 +102,7 @@
 //   - a handler's negative resync period is an error (stage 05's
 //     HandlerResyncPeriod), where client-go silently gives the check period.
 //
-// Size: about 1,016 lines of code (lines neither blank nor only a comment;
+// Size: about 1,038 lines of code (lines neither blank nor only a comment;
 // tests, demo and generated code left out), beside 1,522 in client-go
 // v0.37.2's tools/cache/shared_informer.go (whose processor half is stage
 // 05's) and tools/cache/controller.go.

@@ -57,8 +57,5 @@ func (s *sharedIndexInformer) OnUpdate(oldObj, newObj any) {
 // OnDelete distributes a deletion: the last known object, or a
 // DeletedFinalStateUnknown tombstone.
 func (s *sharedIndexInformer) OnDelete(oldObj any) {
-	if _, tombstone := oldObj.(DeletedFinalStateUnknown); tombstone && s.breaks.NoTombstones {
-		return // a teaching switch (breaks.go): the deletion is lost
-	}
 	s.processor.Distribute(processor.DeleteNotification{OldObj: oldObj}, false)
 }

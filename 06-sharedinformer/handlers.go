@@ -29,6 +29,11 @@ func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEv
 // handler will see the initial list like everyone. After Run, the handler
 // joins late, and must be told what the cache already holds: joinLate.
 //
+// The resync arithmetic (client-go's, inline here) is stage 05's
+// HandlerResyncPeriod, in 05-processor/resync.go. Unlike client-go, the
+// listener is built, and the handler checked, before the informer's check
+// period changes: a handler refused as nil changes nothing.
+//
 // After the informer stopped, handlers are refused, as in client-go.
 func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error) {
 	s.startedLock.Lock()
@@ -46,28 +51,24 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 	if err != nil {
 		return nil, err
 	}
-	if checkPeriod != s.resyncCheckPeriod {
-		s.resyncCheckPeriod = checkPeriod
-		s.processor.ResyncCheckPeriodChanged(checkPeriod)
-	}
-
-	name := options.Name
-	listener, err := processor.NewProcessListener(s.seams.handler(handler, name),
-		period, processor.DetermineResyncPeriod(period, s.resyncCheckPeriod), s.clock.Now(),
+	listener, err := processor.NewProcessListener(handler, period,
+		processor.DetermineResyncPeriod(period, checkPeriod), s.clock.Now(),
 		processor.InitialBufferSize, s.HasSyncedChecker())
 	if err != nil {
 		return nil, err
 	}
-	if s.breaks.BlockingListeners {
-		listener.WithoutBuffer() // a teaching switch (breaks.go)
+	if checkPeriod != s.resyncCheckPeriod {
+		s.resyncCheckPeriod = checkPeriod
+		s.processor.ResyncCheckPeriodChanged(checkPeriod)
 	}
+	s.seams.listener(listener, options.Name) // a watcher's wrapper, a teaching switch (seams.go)
 
 	if !s.started {
 		handle, _, err := s.processor.AddListener(listener)
 		return handle, err
 	}
 
-	return s.joinLate(listener, handler, name)
+	return s.joinLate(listener, handler, options.Name)
 }
 
 // joinLate adds the listener of a handler added after Run (handler, with

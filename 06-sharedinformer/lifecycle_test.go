@@ -284,6 +284,52 @@ func TestBadInputGetsAClearError(t *testing.T) {
 	}
 }
 
+// TestRefusedHandlerLeavesTheInformerAlone: a handler refused as nil or a
+// typed nil, asking for resyncs more often than the informer checks, must
+// leave the informer as it was: its resync check period (how often the
+// reflector asks whether a resync is due) stays the default, so a handler
+// added after Run asking for the same short period is raised to the
+// default, as it would be had the refused call never been made. (client-go
+// registers a nil handler, so there is no side to compare with.)
+func TestRefusedHandlerLeavesTheInformerAlone(t *testing.T) {
+	const period = time.Minute
+	for _, tc := range []struct {
+		name    string
+		handler informer.ResourceEventHandler
+	}{
+		{"nil handler", nil},
+		{"typed nil pointer handler", (*informer.ResourceEventHandlerFuncs)(nil)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				source := fcache.NewFakeControllerSource()
+				defer source.Shutdown()
+				inf := informer.NewSharedIndexInformer(source, &corev1.Pod{}, period, informer.Indexers{})
+				if _, err := inf.AddEventHandlerWithResyncPeriod(tc.handler, time.Second); err == nil {
+					t.Fatal("the handler was not refused")
+				}
+				if got := informer.ResyncCheckPeriod(inf); got != period {
+					t.Errorf("after the refusal the informer checks for resyncs every %v, want %v as before it", got, period)
+				}
+
+				ctx, cancel := context.WithCancel(context.Background())
+				var wg sync.WaitGroup
+				wg.Go(func() { inf.RunWithContext(ctx) })
+				synctest.Wait()
+				late, err := inf.AddEventHandlerWithResyncPeriod(informer.ResourceEventHandlerFuncs{}, time.Second)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := late.(interface{ ResyncPeriod() time.Duration }).ResyncPeriod(); got != period {
+					t.Errorf("a handler added after Run asking for 1s resyncs every %v, want %v (the check period)", got, period)
+				}
+				cancel()
+				wg.Wait()
+			})
+		})
+	}
+}
+
 // TestRemovingAnotherInformersRegistrationDoesNothingLikeClientGo: a
 // registration one informer returned, given to another's
 // RemoveEventHandler, is not an error and removes nothing, on both sides

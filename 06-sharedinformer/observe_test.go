@@ -152,3 +152,54 @@ func TestObserverFollowsOneObjectThroughEveryLayer(t *testing.T) {
 		})
 	}
 }
+
+// onAddNamed is a handler function with a name of its own: a listener names
+// a ResourceEventHandlerFuncs by its functions.
+func onAddNamed(obj any) {
+	if obj.(*corev1.Pod).Name == "boom" {
+		panic("handler bug: boom")
+	}
+}
+
+// TestWatchedHandlerKeepsItsName: a listener names its handler in its
+// HasSynced checker (what WaitFor reports while it waits) and in the
+// HandlerPanic of a recovered panic. Watched through observe's seams, the
+// handler is called through a wrapper, and must keep the name it has
+// unwatched.
+func TestWatchedHandlerKeepsItsName(t *testing.T) {
+	names := func(seams informer.Seams) (checker, panicked string) {
+		synctest.Test(t, func(t *testing.T) {
+			source := fcache.NewFakeControllerSource()
+			defer source.Shutdown()
+			source.Add(newPod("boom", "web"))
+			panics := make(chan informer.HandlerPanic, 1)
+			inf := informer.NewSharedIndexInformerWithOptions(source, &corev1.Pod{}, informer.SharedIndexInformerOptions{
+				Seams:          seams,
+				OnHandlerPanic: func(p informer.HandlerPanic) { panics <- p },
+			})
+			reg, err := inf.AddEventHandler(informer.ResourceEventHandlerFuncs{AddFunc: onAddNamed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checker = reg.HasSyncedChecker().Name()
+			ctx, cancel := context.WithCancel(context.Background())
+			var wg sync.WaitGroup
+			wg.Go(func() { inf.RunWithContext(ctx) })
+			panicked = (<-panics).Handler
+			cancel()
+			wg.Wait()
+		})
+		return checker, panicked
+	}
+	checker, panicked := names(informer.Seams{})
+	if !strings.Contains(checker, "onAddNamed") || !strings.Contains(panicked, "onAddNamed") {
+		t.Fatalf("unwatched, the handler is named %q (HasSynced) and %q (HandlerPanic): want its function's name", checker, panicked)
+	}
+	watchedChecker, watchedPanicked := names(observe.Seams(func(observe.Observation) {}))
+	if watchedChecker != checker {
+		t.Errorf("watched, the registration's HasSynced checker is named %q, unwatched %q", watchedChecker, checker)
+	}
+	if watchedPanicked != panicked {
+		t.Errorf("watched, a panic names the handler %q, unwatched %q", watchedPanicked, panicked)
+	}
+}

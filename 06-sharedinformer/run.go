@@ -31,6 +31,16 @@ func (s *sharedIndexInformer) Run(stopCh <-chan struct{}) {
 // producing. When RunWithContext returns, every goroutine it started has
 // ended, and the informer is stopped for good.
 //
+// A panic on processLoop's goroutine (in an IndexFunc, say: the cache write
+// is its) comes out of RunWithContext once the processor has stopped, also
+// before the first sync; the reflector then stops when ctx ends, as in
+// client-go. client-go's goroutine that closes synced waits only for ctx
+// until the first sync, so there its deferred wait holds such a panic until
+// the caller cancels a context it has no reason to cancel; ours also stops
+// waiting once the controller has returned. (client-go's
+// controller.RunWithContext avoids that trap for its own goroutines by not
+// deferring its wait, as ours does.)
+//
 // A second call reports the mistake through utilruntime.HandleError and
 // returns at once. client-go's returns at once too, but only logs it, at
 // info level ("Warning: the sharedIndexInformer has started, run more than
@@ -57,6 +67,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	wg.Start(func() {
 		select {
 		case <-ctx.Done():
+		case <-processorStopCtx.Done(): // the controller returned unsynced (it panicked): ctx may live on
 		case <-s.controller.HasSyncedChecker().Done():
 			close(s.synced)
 		}
@@ -149,13 +160,16 @@ func (s *sharedIndexInformer) HasSynced() bool {
 
 // HasSyncedChecker is HasSynced as a channel to wait on. Every listener's
 // HasSynced waits for it before counting its own initial adds.
-func (s *sharedIndexInformer) HasSyncedChecker() DoneChecker { return informerDone{s} }
+func (s *sharedIndexInformer) HasSyncedChecker() DoneChecker { return sharedIndexInformerDone{s} }
 
-// informerDone is the informer's DoneChecker.
-type informerDone struct{ s *sharedIndexInformer }
+// sharedIndexInformerDone is the informer's DoneChecker (client-go's, by name).
+type sharedIndexInformerDone struct{ s *sharedIndexInformer }
 
-func (d informerDone) Name() string          { return fmt.Sprintf("SharedIndexInformer %T", d.s.objectType) }
-func (d informerDone) Done() <-chan struct{} { return d.s.synced }
+func (d sharedIndexInformerDone) Name() string {
+	return fmt.Sprintf("SharedIndexInformer %T", d.s.objectType)
+}
+
+func (d sharedIndexInformerDone) Done() <-chan struct{} { return d.s.synced }
 
 // LastSyncResourceVersion is the reflector's, or "" before Run.
 func (s *sharedIndexInformer) LastSyncResourceVersion() string {

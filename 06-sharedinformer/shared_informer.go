@@ -123,12 +123,16 @@ type SharedIndexInformerOptions struct {
 	// here instead of crashing the process (stage 05's
 	// ProcessorOptions.OnHandlerPanic). client-go has no such option.
 	OnHandlerPanic func(HandlerPanic)
-	// Seams, when set, let a watcher wrap the informer's parts as Run
-	// assembles them (06-sharedinformer/observe uses them).
+
+	// How the stage is shown, and nothing else: the demo's timeline and
+	// live view, its --break, the chaos report. Skip these on a first
+	// reading; the zero values watch nothing and break nothing.
+
+	// Seams, when set, let a watcher wrap the informer's parts as they are
+	// assembled (seams.go; 06-sharedinformer/observe fills them).
 	Seams Seams
 	// Breaks are teaching switches, each taking away one mechanism the
-	// chapter says an informer needs; the zero value breaks nothing. Ours
-	// only: the demo's --break.
+	// chapter says an informer needs (breaks.go).
 	Breaks Breaks
 }
 
@@ -141,7 +145,8 @@ type sharedIndexInformer struct {
 	processor  *processor.SharedProcessor // stage 05: one listener per handler
 
 	// store and notifier are the cache and the informer itself as
-	// processDeltas gets them: through the seams a watcher gave, if any.
+	// processDeltas gets them: through the seams (a watcher's wrappers, a
+	// teaching switch), if any.
 	store    Store
 	notifier ResourceEventHandler
 
@@ -154,8 +159,6 @@ type sharedIndexInformer struct {
 	objectDescription string
 	queueKind         QueueKind
 	useWatchList      *bool
-	seams             Seams
-	breaks            Breaks // teaching switches: the zero value is client-go's behaviour
 
 	// resyncCheckPeriod is how often the reflector asks whether a resync is
 	// due; it may only drop (to a handler's period) before Run.
@@ -177,6 +180,10 @@ type sharedIndexInformer struct {
 	watchErrorHandler WatchErrorHandlerWithContext
 	transform         TransformFunc
 	keyFunc           KeyFunc
+
+	// seams are a watcher's wrappers and the teaching switches, called at
+	// the seams (seams.go); the zero value installs nothing.
+	seams informerSeams
 }
 
 var _ SharedIndexInformer = &sharedIndexInformer{}
@@ -211,8 +218,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		objectDescription:               options.ObjectDescription,
 		queueKind:                       options.Queue,
 		useWatchList:                    options.UseWatchList,
-		seams:                           options.Seams,
-		breaks:                          options.Breaks,
+		seams:                           informerSeams{options.Seams, options.Breaks},
 		resyncCheckPeriod:               options.ResyncPeriod,
 		defaultEventHandlerResyncPeriod: options.ResyncPeriod,
 		clock:                           clk,

@@ -11,6 +11,7 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
 	indexer "informer-from-scratch/04-indexer"
+	"informer-from-scratch/internal/nilpointer"
 )
 
 // TypedSharedIndexInformer is a SharedIndexInformer with type-safe variants
@@ -49,7 +50,7 @@ func (s *typedSharedIndexInformer[T]) AddTypedEventHandler(handler TypedResource
 	default:
 		return nil, fmt.Errorf("at most one HandlerOptions may be passed, got %d", len(options))
 	}
-	if handler == nil || isNilPointer(handler) {
+	if handler == nil || nilpointer.Is(handler) {
 		// client-go wraps the nil and panics on the first notification.
 		return nil, fmt.Errorf("informer: a nil %T cannot be registered as a TypedResourceEventHandler", handler)
 	}

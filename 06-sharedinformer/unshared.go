@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	indexer "informer-from-scratch/04-indexer"
+	"informer-from-scratch/internal/nilpointer"
 )
 
 // InformerOptions configure NewInformerWithOptions. The last three fields
@@ -54,7 +55,7 @@ func NewInformerWithOptions(options InformerOptions) (Store, Controller) {
 // clientState: its Process is processDeltas with the one handler.
 func newInformer(clientState Store, options InformerOptions, keyFunc KeyFunc) Controller {
 	handler := options.Handler
-	if handler == nil || isNilPointer(handler) {
+	if handler == nil || nilpointer.Is(handler) {
 		handler = ResourceEventHandlerFuncs{}
 	}
 	handler = options.Seams.handler(handler, "")

@@ -143,7 +143,7 @@ func TestBreakSwitchesShowTheirFailure(t *testing.T) {
 			`watch +ERROR .*410 Expired`, `indexer +Replace +3 pods`,
 			`Cache: \[web-1@\d+ web-4@\d+ web-5@\d+\]`,
 			`audit's own view, built from its calls alone: \[web-1@\d+ web-3@\d+ web-4@\d+ web-5@\d+\]; ghosts \(never deleted there\): \[web-3@\d+\]`,
-		}, []string{`OnDelete +stage06/web-3`, `late's typed DeleteFunc`}},
+		}, []string{`processor +delete +stage06/web-3`, `OnDelete +stage06/web-3`, `late's typed DeleteFunc`}},
 		{"blocking-listener", []string{
 			`STALLS +stage06/burst-1`,
 			`WAITED +5s +audit has not heard of burst-4: the distributor waits for slow`,

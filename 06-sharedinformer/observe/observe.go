@@ -14,7 +14,6 @@ package observe
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -24,6 +23,7 @@ import (
 	indexer "informer-from-scratch/04-indexer"
 	processor "informer-from-scratch/05-processor"
 	informer "informer-from-scratch/06-sharedinformer"
+	"informer-from-scratch/internal/nilpointer"
 )
 
 // Seams returns the seams that make an informer's every step an
@@ -120,16 +120,10 @@ func describe(obj any) (key, rv string, tombstone bool) {
 		return d.Key, rv, true
 	}
 	key, _ = deltafifo.DeletionHandlingMetaNamespaceKeyFunc(obj)
-	if m, err := meta.Accessor(obj); err == nil && !isNilPointer(m) {
+	if m, err := meta.Accessor(obj); err == nil && !nilpointer.Is(m) {
 		rv = m.GetResourceVersion()
 	}
 	return key, rv, false
-}
-
-// isNilPointer reports a typed nil pointer, whose methods would panic.
-func isNilPointer(v any) bool {
-	rv := reflect.ValueOf(v)
-	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
 // handlerName is a handler's HandlerOptions.Name, or its Go type.
@@ -364,7 +358,7 @@ type observedHandler struct {
 }
 
 // observeHandler wraps h (the informer passes no nil handler here: the
-// listener's constructor refuses it with its own error).
+// listener's constructor has refused it with its own error).
 func observeHandler(h processor.ResourceEventHandler, name string, observe Observer) processor.ResourceEventHandler {
 	return &observedHandler{name: handlerName(h, name), inner: h, observe: observe}
 }
