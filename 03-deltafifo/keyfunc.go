@@ -10,10 +10,11 @@ package deltafifo
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+
+	"informer-from-scratch/internal/nilpointer"
 )
 
 // KeyFunc makes the key a queue or a store files an object under. It must be
@@ -51,7 +52,7 @@ func MetaNamespaceKeyFunc(obj interface{}) (string, error) {
 	}
 	// A typed nil such as (*v1.Pod)(nil) passes meta.Accessor, and reading
 	// its name would panic. client-go panics here; we return an error.
-	if v := reflect.ValueOf(m); v.Kind() == reflect.Pointer && v.IsNil() {
+	if nilpointer.Is(m) {
 		return "", fmt.Errorf("object has no meta: it is a nil %T", obj)
 	}
 	if ns := m.GetNamespace(); ns != "" {

@@ -12,13 +12,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
 	listwatch "informer-from-scratch/01-listwatch"
+	"informer-from-scratch/internal/nilpointer"
 )
 
 // ErrNilClient is what the LIST and WATCH of an informer built with a nil
@@ -64,9 +64,5 @@ func NewListWatch(client any, what string, tweak TweakListOptionsFunc, list list
 // isNil reports whether client is nil, or an interface holding a nil
 // pointer (a nil *kubernetes.Clientset passed as a kubernetes.Interface).
 func isNil(client any) bool {
-	if client == nil {
-		return true
-	}
-	v := reflect.ValueOf(client)
-	return v.Kind() == reflect.Pointer && v.IsNil()
+	return client == nil || nilpointer.Is(client)
 }

@@ -4,10 +4,11 @@
 
 // Package nilpointer tells a typed nil pointer in an interface apart: an
 // interface value that is not nil, holding a nil pointer, whose methods
-// would dereference it. Stage 05's listener and stage 06's typed informer
-// refuse such a handler, stage 06's unshared informer takes one as no
-// handler, and stage 06's observe package does not ask such an object its
-// resourceVersion.
+// would dereference it. Stage 03's key function refuses such an object,
+// stage 05's listener and stage 06's typed informer refuse such a handler,
+// stage 06's unshared informer takes one as no handler, stage 06's observe
+// package does not ask such an object its resourceVersion, and stage 07
+// refuses such a clientset.
 package nilpointer
 
 import "reflect"
