@@ -30,6 +30,7 @@ var lab04 = &Lab{
 		"TestReplaceRebuildsIndicesLikeClientGo",
 		"TestUnknownIndexNameIsAnErrorLikeClientGo",
 		"TestIndexFuncErrorIsAnErrorAndChangesNothing",
+		"TestIndexFuncFailingOnTheStoredObjectIsAnErrorAndChangesNothing",
 		"TestTransactionSkipsAWriteWhoseIndexFuncFails",
 		"TestAddIndexersOnAFilledStoreLikeClientGo",
 		"TestNilIndexFuncInTheIndexersIsAnErrorOnEveryWrite",
