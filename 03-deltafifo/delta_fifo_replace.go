@@ -18,7 +18,9 @@ import (
 //     for every object it knew of that the list no longer has. "Knew of"
 //     means queued here (its newest delta holds its last state) or present
 //     in KnownObjects (the consumer's store holds it). These objects were
-//     deleted while the watch was down; their final state is unknown.
+//     deleted while the watch was down; their final state is unknown, and
+//     when KnownObjects cannot give back the last one, the tombstone holds
+//     none (a failed lookup is reported through utilruntime.HandleError).
 //
 // The first Replace also sets how many pops HasSynced waits for: the listed
 // keys plus the tombstones.
