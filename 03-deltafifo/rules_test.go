@@ -139,12 +139,17 @@ func TestDeltaFIFORules(t *testing.T) {
 		ops:    []op{add(pod("a", 1)), update(pod("a", 2)), replace("3"), pop},
 		want:   []string{"synced", "pop: Added a@1, Updated a@2, Deleted tombstone(ns/a, a@2)"},
 	}, {
+		name:   "Replace emits one tombstone for an object both queued and known, holding its queued state",
+		config: informer,
+		ops:    []op{add(pod("a", 1)), pop, update(pod("a", 2)), replace("3"), pop},
+		want:   []string{"synced", "pop: Added a@1", "pop: Updated a@2, Deleted tombstone(ns/a, a@2)"},
+	}, {
 		name:   "Replace tombstones a known key the store says is gone with no object, and reports nothing",
 		config: informer,
 		ops:    []op{knownSet(pod("a", 1)), ghost(ghostGone), replace("3", pod("a", 2)), pop, pop},
 		want:   []string{"pop: Replaced a@2 (initial)", "pop: Deleted tombstone(ns/ghost, nil) (initial)", "synced"},
 	}, {
-		name:   "Replace trusts exists over the object GetByKey hands back: a key that does not exist gets no object",
+		name:   "Replace gives a known key the store says is gone no object, even when GetByKey hands one back",
 		config: informer,
 		ops:    []op{add(pod("a", 1)), pop, ghost(ghostStale), replace("3", pod("a", 2)), pop, pop},
 		want:   []string{"synced", "pop: Added a@1", "pop: Replaced a@2", "pop: Deleted tombstone(ns/ghost, nil)"},
@@ -153,16 +158,6 @@ func TestDeltaFIFORules(t *testing.T) {
 		config: informer,
 		ops:    []op{knownSet(pod("a", 1)), ghost(ghostBroken), replace("3"), pop, pop},
 		want:   []string{"reported 1", "pop: Deleted tombstone(ns/a, a@1) (initial)", "pop: Deleted tombstone(ns/ghost, nil) (initial)", "synced"},
-	}, {
-		name:   "Resync skips a known key the store cannot give back, and reports only a failed lookup",
-		config: informer,
-		ops:    []op{add(pod("a", 1)), pop, ghost(ghostGone), resync, ghost(ghostStale), resync, ghost(ghostBroken), resync, pop, pop},
-		want:   []string{"synced", "pop: Added a@1", "reported 1", "pop: Sync a@1"},
-	}, {
-		name:   "Replace emits one tombstone for an object both queued and known, holding its queued state",
-		config: informer,
-		ops:    []op{add(pod("a", 1)), pop, update(pod("a", 2)), replace("3"), pop},
-		want:   []string{"synced", "pop: Added a@1", "pop: Updated a@2, Deleted tombstone(ns/a, a@2)"},
 	}, {
 		name:   "without KnownObjects a relist cannot see that a popped object is gone, and the watch's deletion is dropped",
 		config: fifoConfig{emitReplaced: true, noKnownObjects: true},
@@ -178,6 +173,11 @@ func TestDeltaFIFORules(t *testing.T) {
 		config: informer,
 		ops:    []op{add(pod("a", 1)), add(pod("b", 2)), pop, pop, update(pod("a", 3)), resync, pop, pop},
 		want:   []string{"synced", "pop: Added a@1", "pop: Added b@2", "pop: Updated a@3", "pop: Sync b@2"},
+	}, {
+		name:   "Resync skips a known key the store cannot give back, and reports only a failed lookup",
+		config: informer,
+		ops:    []op{add(pod("a", 1)), pop, ghost(ghostGone), resync, ghost(ghostStale), resync, ghost(ghostBroken), resync, pop, pop},
+		want:   []string{"synced", "pop: Added a@1", "reported 1", "pop: Sync a@1"},
 	}, {
 		name:   "isInInitialList is true for the first list's items; HasSynced turns true as the last one is popped",
 		config: informer,
