@@ -206,7 +206,8 @@ func (f *DeltaFIFO) queueActionInternalLocked(actionType, internalType DeltaType
 // Pop waits for a queued key, removes it with its Deltas and calls process
 // with them, under the queue's lock. It returns the Deltas and process's
 // error. A failed item is not requeued: client-go's Queue no longer has
-// AddIfNotPresent, and the informer never retried.
+// AddIfNotPresent, and the informer never retried. A closed queue still
+// hands out what it holds; Pop returns ErrFIFOClosed once it is empty.
 //
 //lab:03
 func (f *DeltaFIFO) Pop(process PopProcessFunc) (interface{}, error) {

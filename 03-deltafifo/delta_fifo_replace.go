@@ -18,7 +18,9 @@ import (
 //     for every object it knew of that the list no longer has. "Knew of"
 //     means queued here (its newest delta holds its last state) or present
 //     in KnownObjects (the consumer's store holds it). These objects were
-//     deleted while the watch was down; their final state is unknown.
+//     deleted while the watch was down; their final state is unknown, and
+//     when KnownObjects cannot give back the last one, the tombstone holds
+//     none (a failed lookup is reported through utilruntime.HandleError).
 //
 // The first Replace also sets how many pops HasSynced waits for: the listed
 // keys plus the tombstones.
@@ -72,12 +74,17 @@ func (f *DeltaFIFO) Replace(list []interface{}, _ string) error {
 			if listed[key] || len(f.items[key]) > 0 {
 				continue
 			}
+			// Still report the deletion when the store cannot give the
+			// object back: a handler gets a tombstone with a nil Obj
+			// rather than nothing.
 			last, exists, err := f.knownObjects.GetByKey(key)
-			if err != nil || !exists {
-				// Still report the deletion, without an object: a handler
-				// gets a tombstone with a nil Obj rather than nothing.
+			if err != nil {
 				last = nil
-				utilruntime.HandleError(fmt.Errorf("%s: known object %q could not be read (exists=%v, err=%v): its tombstone carries no object", f.name, key, exists, err))
+				utilruntime.HandleError(fmt.Errorf("%s: known object %q could not be read, its tombstone carries no object: %w", f.name, key, err))
+			} else if !exists {
+				// Gone between ListKeys and GetByKey: client-go only logs
+				// this (at Info level), and we leave logging out.
+				last = nil
 			}
 			tombstones++
 			if err := f.queueActionLocked(Deleted, DeletedFinalStateUnknown{key, last}); err != nil {
@@ -111,9 +118,13 @@ func (f *DeltaFIFO) Resync() error {
 
 func (f *DeltaFIFO) syncKeyLocked(key string) error {
 	obj, exists, err := f.knownObjects.GetByKey(key)
-	if err != nil || !exists {
-		// The store changed between ListKeys and GetByKey: nothing to sync.
-		utilruntime.HandleError(fmt.Errorf("%s: cannot resync known object %q (exists=%v, err=%v)", f.name, key, exists, err))
+	if err != nil {
+		utilruntime.HandleError(fmt.Errorf("%s: cannot resync known object %q: %w", f.name, key, err))
+		return nil
+	}
+	if !exists {
+		// The store changed between ListKeys and GetByKey: nothing to
+		// sync. client-go only logs this, at Info level.
 		return nil
 	}
 	id, err := f.KeyOf(obj)

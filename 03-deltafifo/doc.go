@@ -26,8 +26,10 @@
 // What it leaves out, on purpose:
 //   - logging, tracing of slow handlers (utiltrace) and the RealFIFO's
 //     metrics (RealFIFOOptions.Logger, Identifier, MetricsProvider): they
-//     change nothing a consumer sees. Errors client-go only logs go to
-//     utilruntime.HandleError here too.
+//     change nothing a consumer sees. What client-go reports through
+//     utilruntime.HandleError (a known object whose lookup fails) ours
+//     reports there too; what a DeltaFIFO only logs (a known key gone by
+//     the time Replace or Resync reads it) ours does not report.
 //   - the deprecated constructors NewDeltaFIFO and NewRealFIFO: use the
 //     ...WithOptions ones.
 //   - the plain FIFO (fifo.go), which no informer uses.

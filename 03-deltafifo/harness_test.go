@@ -14,21 +14,33 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
 )
 
+// reported counts the errors either queue reported through
+// utilruntime.HandleError (client-go's through HandleErrorWithLogger, which
+// calls the same handlers): runOps records how many each op reported.
+var reported atomic.Int64
+
 func TestMain(m *testing.M) {
-	// Both queues report unreadable known objects through HandleError,
-	// whose default handlers log and sleep 1ms per error (a crude rate
-	// limit). The scenarios provoke such errors on purpose.
+	// Both queues report a known object they cannot read through
+	// HandleError, and the scenarios provoke that on purpose. This handler
+	// counts the reports, in place of the default ones, which log and sleep
+	// 1ms per error (a crude rate limit).
 	utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{
-		func(context.Context, error, string, ...interface{}) {},
+		func(context.Context, error, string, ...interface{}) { reported.Add(1) },
 	}
+	// client-go's DeltaFIFO logs, at Info level, a known key that is gone
+	// by the time it is read; ours leaves logging out.
+	klog.SetLogger(logr.Discard())
 	os.Exit(m.Run())
 }
 
@@ -192,27 +204,54 @@ func errString(err error) string {
 // cache.Store, keyed by the side's DeletionHandlingMetaNamespaceKeyFunc, with
 // ListKeys sorted (cache.Store lists in map order, and both queues act in
 // ListKeys order, so an unsorted list would make the two sides differ by
-// chance). With ghost set it also lists a key GetByKey cannot find, as a
-// store that changed between the two calls would.
+// chance). Its ghost key, when on, is one ListKeys lists and GetByKey cannot
+// give back, as with a store that changed between the two calls, or failed.
 type knownStore struct {
 	cache.Store
-	ghost bool
+	ghost ghostMode
+}
+
+// ghostMode is what the store says of its ghost key, ns/ghost.
+type ghostMode int
+
+const (
+	ghostOff    ghostMode = iota // not listed
+	ghostGone                    // GetByKey: nil, does not exist
+	ghostStale                   // GetByKey: a stale ghost@0, does not exist
+	ghostBroken                  // GetByKey: a stale ghost@0, exists, and an error
+)
+
+func (g ghostMode) String() string {
+	return [...]string{"off", "gone", "stale", "broken"}[g]
 }
 
 const ghostKey = testNamespace + "/ghost"
 
+// errStoreBroken is the error the ghost key's lookup fails with.
+var errStoreBroken = errors.New("known objects store is broken")
+
 func (s *knownStore) ListKeys() []string {
 	keys := s.Store.ListKeys()
-	if s.ghost {
+	if s.ghost != ghostOff {
 		keys = append(keys, ghostKey)
 	}
 	slices.Sort(keys)
 	return keys
 }
 
+// GetByKey answers for the ghost key as its mode says. The modes that hand
+// back an object with their "no" see whether a queue trusts exists and err
+// over the object: client-go's tombstone then holds no object.
 func (s *knownStore) GetByKey(key string) (interface{}, bool, error) {
-	if s.ghost && key == ghostKey {
-		return nil, false, nil
+	if key == ghostKey {
+		switch s.ghost {
+		case ghostGone:
+			return nil, false, nil
+		case ghostStale:
+			return newPod("ghost", 0), false, nil
+		case ghostBroken:
+			return newPod("ghost", 0), true, errStoreBroken
+		}
 	}
 	return s.Store.GetByKey(key)
 }

@@ -25,16 +25,17 @@ const (
 	opClose
 	opKnownSet    // the consumer's store gains obj without the queue knowing
 	opKnownDelete // the consumer's store loses obj without the queue knowing
-	opGhost       // toggle a key that ListKeys lists and GetByKey cannot find
+	opGhost       // set what the store says of its ghost key (see ghostMode)
 )
 
 type op struct {
 	kind   opKind
 	obj    spec
-	list   []spec // opReplace
-	rv     string // opReplace, opBookmark
-	fail   bool   // opPop, opPopBatch: process returns an error
-	panics bool   // opPop, opPopBatch: process panics
+	list   []spec    // opReplace
+	rv     string    // opReplace, opBookmark
+	fail   bool      // opPop, opPopBatch: process returns an error
+	panics bool      // opPop, opPopBatch: process panics
+	ghost  ghostMode // opGhost
 }
 
 func (o op) String() string {
@@ -71,7 +72,7 @@ func (o op) String() string {
 	case opKnownDelete:
 		return "store loses " + o.obj.String()
 	case opGhost:
-		return "toggle ghost key"
+		return "store's ghost key: " + o.ghost.String()
 	}
 	return fmt.Sprintf("op(%d)", o.kind)
 }
@@ -103,6 +104,9 @@ type step struct {
 	// through Pop.
 	Returned string
 	Panic    string
+	// Reported is how many errors the op reported through
+	// utilruntime.HandleError.
+	Reported int
 	// After the op: HasSynced and the queue's length (keys for a
 	// DeltaFIFO, items for a RealFIFO).
 	HasSynced bool
@@ -115,6 +119,7 @@ func runOps(q *queueUnderTest, ops []op) []step {
 	closed := false
 	for _, o := range ops {
 		s := step{Op: o.String()}
+		before := reported.Load()
 		switch o.kind {
 		case opAdd:
 			s.Err = errString(q.add(q.build(o.obj)))
@@ -154,9 +159,10 @@ func runOps(q *queueUnderTest, ops []op) []step {
 			}
 		case opGhost:
 			if q.known != nil {
-				q.known.ghost = !q.known.ghost
+				q.known.ghost = o.ghost
 			}
 		}
+		s.Reported = int(reported.Load() - before)
 		s.HasSynced = q.hasSynced()
 		s.Len = q.length()
 		steps = append(steps, s)
@@ -342,6 +348,9 @@ func decodeScenario(data []byte, realFIFO bool) (fifoConfig, []op) {
 			// The high bits of the op byte pick the rare failures.
 			o.fail = b>>5 == 6
 			o.panics = b>>5 == 7
+		case opGhost:
+			// And what the store says of its ghost key.
+			o.ghost = ghostMode((b >> 5) % 4)
 		}
 		ops = append(ops, o)
 	}

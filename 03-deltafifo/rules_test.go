@@ -1,6 +1,7 @@
 package deltafifo
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -28,6 +29,7 @@ var (
 
 func bookmark(rv string) op { return op{kind: opBookmark, rv: rv} }
 func knownSet(s spec) op    { return op{kind: opKnownSet, obj: s} }
+func ghost(g ghostMode) op  { return op{kind: opGhost, ghost: g} }
 func key(name string) spec  { return spec{kind: explicitKey, name: name} }
 func bad(name string) spec  { return spec{kind: badObj, name: name} }
 
@@ -35,8 +37,9 @@ func bad(name string) spec  { return spec{kind: badObj, name: name} }
 func tombstone(name string, rv int) spec { return spec{kind: tombstoneObj, name: name, rv: rv} }
 
 // summarize keeps what a rule talks about: what each Pop handed to process
-// (marked "(initial)" when isInInitialList was true), errors, panics, and the
-// moment HasSynced turns true.
+// (marked "(initial)" when isInInitialList was true), errors, panics, errors
+// reported through utilruntime.HandleError, and the moment HasSynced turns
+// true.
 func summarize(steps []step) []string {
 	var out []string
 	synced := false
@@ -53,6 +56,9 @@ func summarize(steps []step) []string {
 		}
 		if s.Panic != "" {
 			out = append(out, "panic: "+s.Panic)
+		}
+		if s.Reported > 0 {
+			out = append(out, fmt.Sprintf("reported %d", s.Reported))
 		}
 		if s.HasSynced && !synced {
 			out = append(out, "synced")
@@ -138,6 +144,21 @@ func TestDeltaFIFORules(t *testing.T) {
 		ops:    []op{add(pod("a", 1)), pop, update(pod("a", 2)), replace("3"), pop},
 		want:   []string{"synced", "pop: Added a@1", "pop: Updated a@2, Deleted tombstone(ns/a, a@2)"},
 	}, {
+		name:   "Replace tombstones a known key the store says is gone with no object, and reports nothing",
+		config: informer,
+		ops:    []op{knownSet(pod("a", 1)), ghost(ghostGone), replace("3", pod("a", 2)), pop, pop},
+		want:   []string{"pop: Replaced a@2 (initial)", "pop: Deleted tombstone(ns/ghost, nil) (initial)", "synced"},
+	}, {
+		name:   "Replace gives a known key the store says is gone no object, even when GetByKey hands one back",
+		config: informer,
+		ops:    []op{add(pod("a", 1)), pop, ghost(ghostStale), replace("3", pod("a", 2)), pop, pop},
+		want:   []string{"synced", "pop: Added a@1", "pop: Replaced a@2", "pop: Deleted tombstone(ns/ghost, nil)"},
+	}, {
+		name:   "Replace tombstones a known key the store fails to read with no object, and reports the error",
+		config: informer,
+		ops:    []op{knownSet(pod("a", 1)), ghost(ghostBroken), replace("3"), pop, pop},
+		want:   []string{"reported 1", "pop: Deleted tombstone(ns/a, a@1) (initial)", "pop: Deleted tombstone(ns/ghost, nil) (initial)", "synced"},
+	}, {
 		name:   "without KnownObjects a relist cannot see that a popped object is gone, and the watch's deletion is dropped",
 		config: fifoConfig{emitReplaced: true, noKnownObjects: true},
 		ops:    []op{add(pod("a", 1)), pop, replace("3"), pop, del(pod("a", 4)), pop},
@@ -152,6 +173,11 @@ func TestDeltaFIFORules(t *testing.T) {
 		config: informer,
 		ops:    []op{add(pod("a", 1)), add(pod("b", 2)), pop, pop, update(pod("a", 3)), resync, pop, pop},
 		want:   []string{"synced", "pop: Added a@1", "pop: Added b@2", "pop: Updated a@3", "pop: Sync b@2"},
+	}, {
+		name:   "Resync skips a known key the store cannot give back, and reports only a failed lookup",
+		config: informer,
+		ops:    []op{add(pod("a", 1)), pop, ghost(ghostGone), resync, ghost(ghostStale), resync, ghost(ghostBroken), resync, pop, pop},
+		want:   []string{"synced", "pop: Added a@1", "reported 1", "pop: Sync a@1"},
 	}, {
 		name:   "isInInitialList is true for the first list's items; HasSynced turns true as the last one is popped",
 		config: informer,

@@ -123,6 +123,44 @@ func TestIndexFuncErrorIsAnErrorAndChangesNothing(t *testing.T) {
 	}
 }
 
+// An index function that fails on the object already stored, not on the one
+// written: a controller mutated the cached pod (here, poisoned it), so the
+// values the next write computes for the old object fail. client-go panics
+// naming the key and the index; ours returns that as an error and changes
+// nothing, the mutated object and its stale buckets included. A write that
+// went ahead with no old values would leave the key in its old buckets.
+func TestIndexFuncFailingOnTheStoredObjectIsAnErrorAndChangesNothing(t *testing.T) {
+	writes := map[string]op{
+		"Update": {kind: opUpdate, obj: testPod("ns", "a", "3", "node-2", map[string]string{"app": "db"})},
+		"Delete": {kind: opDelete, obj: testPod("ns", "a", "3", "node-1", map[string]string{"app": "web"})},
+	}
+	for name, o := range writes {
+		t.Run(name, func(t *testing.T) {
+			stored := testPod("ns", "a", "1", "node-1", map[string]string{"app": "web"})
+			setup := []op{{kind: opAdd, obj: stored}, {kind: opAdd, obj: testPod("ns", "b", "2", "node-2", nil)}}
+			// All three hold the very same objects, so the one forbidden
+			// write below reaches each of them.
+			ours, theirs, before := newOurs(initialIndexFuncs...), replay(t, setup), replay(t, setup)
+			for _, s := range setup {
+				if err := applyOurs(ours, s); err != "" {
+					t.Fatal(err)
+				}
+			}
+			stored.Labels["poison"] = "true"
+
+			gotErr := applyOurs(ours, o)
+			wantPanic, panicked := applyTheirs(theirs, o)
+			if !panicked {
+				t.Fatalf("client-go did not panic on %s of a poisoned stored object (returned %q): the test's premise is wrong", o, wantPanic)
+			}
+			if wantPanic != gotErr {
+				t.Errorf("%s: client-go panicked with %q; ours returned %q", o, wantPanic, gotErr)
+			}
+			compareStates(t, ours, before, "after the failed "+name)
+		})
+	}
+}
+
 // In a batch, ours skips a write whose index function fails and applies
 // the rest; client-go would panic.
 func TestTransactionSkipsAWriteWhoseIndexFuncFails(t *testing.T) {

@@ -58,7 +58,8 @@ func errNoIndex(indexName string) error {
 }
 
 // getKeysFromIndex returns the keys of the objects sharing at least one
-// indexed value with obj.
+// indexed value with obj. The caller only reads the set, under the store's
+// lock: for one value it is that value's bucket itself.
 //
 //lab:04
 func (i *storeIndex) getKeysFromIndex(indexName string, obj interface{}) (sets.Set[string], error) {

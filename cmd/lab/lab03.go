@@ -9,25 +9,45 @@ var lab03 = &Lab{
 	Title:   "DeltaFIFO: deduplicated deletions, Pop, and Replace with tombstones",
 	Minutes: "45-75",
 	TODO: map[string]string{
-		"isDeletionDup": "return the delta to keep when a (the newest) and b (the one " +
-			"before it) are both Deleted, nil otherwise. If b is a DeletedFinalStateUnknown " +
-			"tombstone, keep a (a real deletion beats a tombstone; of two tombstones, the newer); " +
-			"else keep b (a tombstone after a real deletion adds nothing; of two real ones, the older).",
-		"DeltaFIFO.Pop": "under f.lock: wait on f.cond while f.queue is empty, returning " +
-			"ErrFIFOClosed if the queue is closed (a closed queue still hands out what it holds); " +
-			"read isInInitialList before counting the pop; take the first key off f.queue, count it " +
-			"with f.initial.popped, remove its Deltas from f.items, and return them with the " +
-			"error of process, called still under the lock (do not unlock first: process may write " +
-			"KnownObjects, which Replace, Delete and Resync read).",
-		"DeltaFIFO.Replace": "under f.lock: queue every listed object with " +
-			"queueActionInternalLocked (Replaced, or Sync without emitDeltaTypeReplaced; its " +
-			"internal type is always Replaced), and wrap its error as client-go does: " +
-			"fmt.Errorf(\"couldn't enqueue object: %v\", err). Then queue a Deleted " +
-			"DeletedFinalStateUnknown tombstone for every key the list lacks: first each key queued " +
-			"here (holding its newest delta's object, never a tombstone in a tombstone), then each " +
-			"key in knownObjects that is not queued (holding the stored object; nil, reported with " +
-			"utilruntime.HandleError, if it cannot be read). One tombstone per key. Last, " +
-			"f.initial.replaced(listed keys + tombstones).",
+		"isDeletionDup": "say whether a (the newest delta of a key) and b (the one before " +
+			"it) report one disappearance twice, and which delta stands for it: nil unless both " +
+			"are Deleted. Of two deletions the one that knows more stays. A real final state " +
+			"beats a DeletedFinalStateUnknown tombstone, whose object is a guess from before the " +
+			"deletion, whichever of the two came first; of two real deletions the older stands " +
+			"(the second adds nothing); of two tombstones the newer (the later guess). Returns " +
+			"one of its arguments, never a new delta, and changes neither. dedupDeltas calls it " +
+			"on every append, under the queue's lock, but it reads nothing besides a and b. " +
+			"Mirrors isDeletionDup in client-go's tools/cache/delta_fifo.go.",
+		"DeltaFIFO.Pop": "hand the consumer the oldest queued key with all its Deltas, exactly " +
+			"once, and return them with process's error. Entered without the lock. While the " +
+			"queue is empty and open, wait without spinning and without holding the lock (a " +
+			"writer must get in), and let a Close wake you. ErrFIFOClosed (with nil) only when " +
+			"the queue is closed and empty: a closed queue still hands out what it holds. When " +
+			"Pop returns, by any way out (process's error is returned, its panic passes through), " +
+			"the key is in neither f.queue nor f.items, never requeued, and the lock is released. " +
+			"process runs with f.lock held: it writes the consumer's store, which Replace, Delete " +
+			"and Resync read as KnownObjects under that lock. isInInitialList is true for an item " +
+			"of the first Replace's batch, that is while HasSynced was still false before this " +
+			"pop. A DeltaFIFO counts the pop towards HasSynced (f.initial) before process runs, " +
+			"so HasSynced may turn true while process handles the last initial item (a RealFIFO " +
+			"counts after). Mirrors DeltaFIFO.Pop in client-go's tools/cache/delta_fifo.go.",
+		"DeltaFIFO.Replace": "take a complete list (the first, or a relist after the watch " +
+			"broke) and queue what it implies, under one hold of f.lock (entered without it), so " +
+			"that a consumer ends with exactly the listed objects. First each listed object, as a " +
+			"Replaced delta (Sync when emitDeltaTypeReplaced is off), and to the transformer " +
+			"always a Replaced, since it skips Syncs. An object without a key is a KeyError; a " +
+			"failure to queue is returned in client-go's words, \"couldn't enqueue object: %v\". " +
+			"Then one Deleted delta holding a DeletedFinalStateUnknown{key, last state} for every " +
+			"key the queue knew of that the list lacks, exactly one per key. It knew of a key " +
+			"queued here (the last state is its newest delta's object, and never a tombstone " +
+			"inside a tombstone), and, when knownObjects is set, of a key knownObjects lists that " +
+			"is not queued here (the last state is knownObjects' object). When knownObjects cannot " +
+			"give that object back, the tombstone holds nil: a lookup that fails is reported " +
+			"through utilruntime.HandleError; a key it says does not exist is not reported (client-go " +
+			"only logs that), whatever object came back with that answer. The first Replace also " +
+			"tells f.initial how many pops HasSynced waits for: the distinct listed keys plus the " +
+			"tombstones. The resourceVersion is not used. Mirrors DeltaFIFO.Replace in client-go's " +
+			"tools/cache/delta_fifo.go.",
 	},
 	Packages: []string{"./03-deltafifo"},
 	Tests: []string{

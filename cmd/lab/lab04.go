@@ -10,19 +10,37 @@ var lab04 = &Lab{
 	Title:   "Indexer: moving a key between buckets, and Index by an object's values",
 	Minutes: "30-60",
 	TODO: map[string]string{
-		"storeIndex.updateSingleIndex": "move key in the index called name. Its IndexFunc is " +
-			"i.indexers[name] (nil: return the error \"indexer %q has a nil IndexFunc\"). Compute " +
-			"the values of oldObj and of newObj (each only when it is not nil), both before any " +
-			"bucket changes, a failure wrapped with indexEntryError(key, name, err). Create " +
-			"i.indices[name] if it is missing. If both give the same single value, nothing moves; " +
-			"else take key out of each old value's bucket (deleteKeyFromIndex) and put it in each " +
-			"new value's (addKeyToIndex).",
-		"deleteKeyFromIndex": "take key out of idx[indexValue] when that bucket exists, and " +
-			"delete the bucket from idx once it is empty.",
-		"storeIndex.getKeysFromIndex": "the index's IndexFunc is i.indexers[indexName] (nil: " +
-			"return errNoIndex(indexName)); compute obj's values with it (a failure is returned " +
-			"as is). One value: return that value's bucket of i.indices[indexName], as it is. Any " +
-			"other number: return a new set holding the keys of all their buckets.",
+		"storeIndex.updateSingleIndex": "keep the index called name true for key across one " +
+			"write: oldObj is what was stored under key (nil for an add), newObj what will be (nil " +
+			"for a delete). When it returns nil, key has left the buckets of oldObj's values and " +
+			"is in the buckets of newObj's values; no other key moves and no other index changes. " +
+			"The values are what i.indexers[name] returns for each object. If it fails on either " +
+			"one (the stored one too: a caller may have mutated it), return the failure in " +
+			"client-go's words (indexEntryError: the message of client-go's panic) and leave this " +
+			"index exactly as it was, not one bucket touched: updateIndices undoes the indices " +
+			"before this one by calling it again with the objects swapped, and counts on that. A " +
+			"nil IndexFunc is an error, \"indexer %q has a nil IndexFunc\", never a panic. An " +
+			"index with no map yet (AddIndexers just added its function) gets one. When both " +
+			"objects give exactly one value and it is the same, nothing moves: client-go's " +
+			"shortcut, which also decides where the key stays after someone mutated a cached " +
+			"object, and ours must go exactly as wrong as client-go's. The caller holds the " +
+			"store's lock. Mirrors storeIndex.updateSingleIndex in client-go's " +
+			"tools/cache/thread_safe_store.go, which panics where this returns an error.",
+		"deleteKeyFromIndex": "take key out of indexValue's bucket in idx, and leave no empty " +
+			"bucket behind: once its last key is out, indexValue itself leaves idx " +
+			"(ListIndexFuncValues must not list a value no object has, and with short-lived " +
+			"objects empty sets would pile up, kubernetes#84959). A value without a bucket, or a " +
+			"bucket without key, is no error: nothing changes. Every other bucket is untouched. " +
+			"The caller holds the store's lock. Mirrors storeIndex.deleteKeyFromIndex in " +
+			"client-go's tools/cache/thread_safe_store.go.",
+		"storeIndex.getKeysFromIndex": "answer Index(indexName, obj): the keys of the stored " +
+			"objects that share at least one of obj's values in that index, each once (obj with " +
+			"no values: no keys). An index name without an IndexFunc is errNoIndex(indexName), " +
+			"client-go's wording; when the IndexFunc fails on obj, its error as it is. Never " +
+			"change the index. The set returned is only read, by a caller holding the store's " +
+			"read lock, so for one value the bucket itself may be returned, as client-go does " +
+			"(nil when there is none); the keys of several buckets need a set of their own. " +
+			"Mirrors storeIndex.getKeysFromIndex in client-go's tools/cache/thread_safe_store.go.",
 	},
 	Packages: []string{"./04-indexer"},
 	Tests: []string{
@@ -30,6 +48,7 @@ var lab04 = &Lab{
 		"TestReplaceRebuildsIndicesLikeClientGo",
 		"TestUnknownIndexNameIsAnErrorLikeClientGo",
 		"TestIndexFuncErrorIsAnErrorAndChangesNothing",
+		"TestIndexFuncFailingOnTheStoredObjectIsAnErrorAndChangesNothing",
 		"TestTransactionSkipsAWriteWhoseIndexFuncFails",
 		"TestAddIndexersOnAFilledStoreLikeClientGo",
 		"TestNilIndexFuncInTheIndexersIsAnErrorOnEveryWrite",
