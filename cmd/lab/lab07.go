@@ -34,6 +34,7 @@ var lab07 = &Lab{
 	// order, and the example after the tests).
 	Tests: []string{
 		"TestInformerForBadInput",
+		"TestInformerForReportsATransformItCannotSet",
 		"TestWrongObjectTypeInInformerFor",
 		"TestConcurrentRequestsShareOneInformerLikeClientGo",
 		"TestInformerForDuringAWaitMatchesClientGo",
