@@ -56,8 +56,8 @@ var lab07 = &Lab{
 	// order, and the example after the tests).
 	Tests: []string{
 		"TestInformerForBadInput",
-		"TestInformerForReportsATransformItCannotSet",
 		"TestWrongObjectTypeInInformerFor",
+		"TestInformerForReportsATransformItCannotSet",
 		"TestConcurrentRequestsShareOneInformerLikeClientGo",
 		"TestInformerForDuringAWaitMatchesClientGo",
 		"TestFakeClientsetMatchesClientGo",
