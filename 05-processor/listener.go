@@ -212,8 +212,11 @@ func (p *ProcessorListener) WrapHandler(wrap func(ResourceEventHandler) Resource
 }
 
 // pop pumps notifications from addCh to nextCh, parking them in the ring
-// while run is busy. It returns when addCh is closed, dropping whatever is
-// still buffered: a removed or stopped listener gets no more calls.
+// while run is busy: it is always ready to receive (but for WithoutBuffer's
+// listener while it holds one), and offers run every notification once, in
+// order. It returns when addCh is closed, dropping whatever is still
+// buffered (a removed or stopped listener gets no more calls), and closes
+// done and nextCh on its way out.
 //
 //lab:05
 func (p *ProcessorListener) pop() {
@@ -257,11 +260,12 @@ func (p *ProcessorListener) pop() {
 	}
 }
 
-// run calls the handler for each notification, in order, until nextCh is
-// closed. A panicking handler is dealt with in deliver; if deliver reports a
-// crash it survived (only when panics do not crash the process), run waits a
-// second before the next call, as client-go's wait.Until does before it
-// restarts its loop, so a handler that panics on everything does not spin.
+// run calls the handler, through deliver, for each notification, in order,
+// until nextCh is closed, and then closes runFinished. A panicking handler
+// is dealt with in deliver; if deliver reports a crash it survived (only
+// when panics do not crash the process), run waits a second before the next
+// call, as client-go's wait.Until does before it restarts its loop, so a
+// handler that panics on everything does not spin.
 //
 //lab:05
 func (p *ProcessorListener) run() {

@@ -61,7 +61,8 @@ func (r *RingGrowing[T]) WriteOne(data T) {
 }
 
 // grow doubles the storage (a ring of capacity 0 grows to defaultRingSize)
-// and unwraps the elements to start at index 0.
+// and unwraps the elements to start at index 0, in the order they were
+// written. WriteOne calls it when the ring is full.
 //
 //lab:05
 func (r *RingGrowing[T]) grow() {

@@ -8,6 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -157,6 +158,9 @@ func TestInformerForBadInput(t *testing.T) {
 				if tc.waited != "" && !inf.IsStopped() {
 					t.Errorf("the factory's informer still runs after cancel and Shutdown: Shutdown waits for every informer goroutine Start began")
 				}
+				if tc.waited == "" && inf.IsStopped() {
+					t.Errorf("the informer returned for a nil object ran and stopped with the factory's: the factory kept it, under a nil type that every caller passing nil would share, and Start ran it")
+				}
 			})
 		})
 	}
@@ -253,4 +257,71 @@ func TestOtherBadInput(t *testing.T) {
 	if ourErr.Error() != want {
 		t.Errorf("ours: %q\nwant: %q\n(client-go: %q)", ourErr, want, theirErr)
 	}
+}
+
+// TestInformerForReportsATransformItCannotSet: a factory built with
+// WithTransform sets the transform on every informer InformerFor builds. On
+// a new informer that works and reports nothing, in both libraries. A
+// newFunc that hands back an informer already running is a mistake the
+// factory cannot mend: the transform can no longer be set (SetTransform
+// refuses, in both libraries), so that informer caches whole objects.
+// client-go drops SetTransform's error; ours reports it through
+// HandleError, naming the type, and reports nothing when there is none.
+func TestInformerForReportsATransformItCannotSet(t *testing.T) {
+	// Each side runs InformerFor for pods on a factory with a transform, its
+	// newFunc handing back a new informer or one already running, and
+	// returns what was reported meanwhile.
+	theirSide := func(t *testing.T, running bool) (reported []string) {
+		synctest.Test(t, func(t *testing.T) {
+			errs := testenv.CaptureErrors(t)
+			client := fake.NewClientset()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			inf := clientgocorev1.NewPodInformer(client, metav1.NamespaceAll, 0, cache.Indexers{})
+			if running {
+				go inf.RunWithContext(ctx)
+				synctest.Wait()
+				if err := inf.SetTransform(keepOnlyAppLabel); err == nil {
+					t.Errorf("client-go's SetTransform on a running informer did not refuse; the comparison is out of date")
+				}
+			}
+			f := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithTransform(keepOnlyAppLabel))
+			f.InformerFor(&corev1.Pod{}, func(kubernetes.Interface, time.Duration) cache.SharedIndexInformer { return inf })
+			reported = errs.Take()
+		})
+		return reported
+	}
+	ourSide := func(t *testing.T, running bool) (reported []string) {
+		synctest.Test(t, func(t *testing.T) {
+			errs := testenv.CaptureErrors(t)
+			client := fake.NewClientset()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			inf := corev1informers.NewPodInformer(client, metav1.NamespaceAll, 0, informer.Indexers{})
+			if running {
+				go inf.RunWithContext(ctx)
+				synctest.Wait()
+			}
+			f := factory.NewSharedInformerFactoryWithOptions(client, 0, factory.WithTransform(keepOnlyAppLabel))
+			f.InformerFor(&corev1.Pod{}, func(kubernetes.Interface, time.Duration) informer.SharedIndexInformer { return inf })
+			reported = errs.Take()
+		})
+		return reported
+	}
+
+	t.Run("a new informer", func(t *testing.T) {
+		theirs, ours := theirSide(t, false), ourSide(t, false)
+		if diff := cmp.Diff(theirs, ours); diff != "" {
+			t.Errorf("InformerFor set the transform on a new informer, which works; what was reported (-client-go +ours):\n%s", diff)
+		}
+	})
+	t.Run("an informer already running", func(t *testing.T) {
+		theirs, ours := theirSide(t, true), ourSide(t, true)
+		if len(theirs) != 0 {
+			t.Errorf("client-go reported %q; it drops SetTransform's error, and the comparison is out of date", theirs)
+		}
+		if want := "setting the transform on the *v1.Pod informer"; !reportedAny(ours, want) {
+			t.Errorf("ours reported %q; want an error containing %q: the informer newFunc returned already runs, so the factory's transform was not set, and client-go drops that error silently", ours, want)
+		}
+	})
 }

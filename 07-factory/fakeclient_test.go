@@ -216,17 +216,19 @@ func TestFakeClientsetLifecycleMatchesClientGo(t *testing.T) {
 	}
 }
 
-// TestFakeClientsetCustomResyncMatchesClientGo: a factory with no default
-// resync, but pods resynced every second (WithCustomResyncConfig, keyed by
-// an example object of the type). Over 3.5 seconds of fake time, a handler
-// on pods hears every cached pod again each second, as an update with the
-// same resourceVersion on both sides; a handler on config maps hears
-// nothing more. The calls, stamped with the fake time, must be client-go's.
+// TestFakeClientsetCustomResyncMatchesClientGo: a factory whose default
+// resync is 3 seconds, with pods resynced every second
+// (WithCustomResyncConfig, keyed by an example object of the type). Over
+// 3.5 seconds of fake time, a handler on pods hears every cached pod again
+// each second, as an update with the same resourceVersion on both sides; a
+// handler on config maps, a type with no period of its own, hears its one
+// config map again at 3 seconds, the default. The calls, stamped with the
+// fake time, must be client-go's.
 func TestFakeClientsetCustomResyncMatchesClientGo(t *testing.T) {
 	run := func(t *testing.T, newSide func(kubernetes.Interface, options) *side) (calls map[string][]string) {
 		synctest.Test(t, func(t *testing.T) {
 			client := fake.NewClientset(fakeObjects()...)
-			s := newSide(client, options{customResync: map[metav1.Object]time.Duration{&corev1.Pod{}: time.Second}})
+			s := newSide(client, options{resync: 3 * time.Second, customResync: map[metav1.Object]time.Duration{&corev1.Pod{}: time.Second}})
 			pods, configMaps := testenv.NewRecorder(), testenv.NewRecorder()
 			pods.Start, configMaps.Start = time.Now(), time.Now()
 			if _, err := s.addHandler("pods", pods); err != nil {
@@ -251,8 +253,9 @@ func TestFakeClientsetCustomResyncMatchesClientGo(t *testing.T) {
 		return calls
 	}
 	theirs, ours := run(t, newClientGoSide), run(t, newOurSide)
-	if len(theirs["pods"]) != 3+3*3 {
-		t.Fatalf("client-go's pod handler: %d calls, want 3 adds and 3 resyncs of 3 pods: %q", len(theirs["pods"]), theirs["pods"])
+	if len(theirs["pods"]) != 3+3*3 || len(theirs["configmaps"]) != 1+1 {
+		t.Fatalf("client-go's pod handler: %d calls, want 3 adds and 3 resyncs of 3 pods: %q; its config map handler: %d calls, want an add and one resync, at 3s: %q",
+			len(theirs["pods"]), theirs["pods"], len(theirs["configmaps"]), theirs["configmaps"])
 	}
 	if diff := cmp.Diff(theirs, ours); diff != "" {
 		t.Errorf("custom resync (-client-go +ours):\n%s", diff)

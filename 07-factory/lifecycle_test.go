@@ -2,6 +2,7 @@ package factory_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -27,6 +28,9 @@ import (
 //   - after the context is cancelled, Shutdown returns with every informer
 //     stopped; an informer requested after Shutdown is never started, by
 //     any Start; Shutdown again returns at once;
+//   - a wait whose context has already ended, once every started informer
+//     has synced, is no failure: it reports them all synced and no error
+//     (only an informer that did not sync makes the wait's answer an error);
 //   - a wait that ends before an informer synced says which one, and why.
 //
 // counts gives the requests made so far, by resource and verb; badTweak is
@@ -59,6 +63,10 @@ func lifecycleScript(t *testing.T, ctx context.Context, newSide func(options) *s
 
 	s.start(runCtx)
 	waitSay(s, "after the second Start")
+	ended, end := context.WithCancelCause(ctx)
+	end(errors.New("the test ended this context before the wait"))
+	synced, err := s.waitForCacheSync(ended)
+	say("everything started has synced, a wait with an ended context → %v, AsError %q", sortedMap(synced), err)
 	stopCh := make(chan struct{})
 	s.startStopCh(stopCh)
 	say("after a second and a third Start: requests %v, errors %q", sortedMap(counts()), errs.Take())

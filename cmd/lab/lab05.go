@@ -10,25 +10,43 @@ var lab05 = &Lab{
 	Title:   "processorListener: pop, run, and the ring that grows",
 	Minutes: "45-75",
 	TODO: map[string]string{
-		"RingGrowing.grow": "double the storage (a ring of capacity 0 grows to " +
-			"defaultRingSize): copy the r.readable elements that start at r.beg, and may wrap " +
-			"past the end of r.data, to the front of a new array, oldest first; then set r.data, " +
-			"r.n, and r.beg = 0.",
-		"ProcessorListener.pop": "loop on one select until p.addCh is closed. Keep one " +
-			"notification in hand and offer it on a local send channel that is nil while there " +
-			"is nothing to offer (p.nextCh otherwise); when run takes it, the next comes from " +
-			"the ring (p.pendingNotifications.ReadOne). Receive from p.addCh: with nothing in " +
-			"hand, the new one is in hand; else it goes into the ring (WriteOne: never drop " +
-			"one). While p.unbuffered and one is in hand, do not receive. Keep " +
-			"p.pendingNotificationsLength in step with the ring (one more for each WriteOne, " +
-			"one less for each ReadOne that found one) and p.pendingNotificationsCap equal to " +
-			"its Cap() after each WriteOne. " +
-			"When addCh is closed, return: deferred, close p.done and p.nextCh, and " +
-			"utilruntime.HandleCrash() (the skeleton dropped its import: utilruntime " +
-			"\"k8s.io/apimachinery/pkg/util/runtime\").",
-		"ProcessorListener.run": "call p.deliver for each notification received from " +
-			"p.nextCh, in order, until it is closed; then close p.runFinished. After a call " +
-			"for which deliver reported crashed, sleep a second before the next one.",
+		"RingGrowing.grow": "WriteOne calls it only when the ring is full " +
+			"(r.readable == r.n, which an empty ring of capacity 0 is too). When it returns, " +
+			"the capacity has doubled, or is defaultRingSize if it was 0, and r.n is still " +
+			"len(r.data); the ring holds the same r.readable elements, in the order they were " +
+			"written, the oldest at index 0 (r.beg is 0), so the slot right after them is free " +
+			"for WriteOne. The edge case: the oldest is at r.beg, not at 0, and the elements " +
+			"may run past the end of the old array and go on at its start. What must survive " +
+			"is the ring's order, not the array's. No lock: only pop's goroutine touches a " +
+			"listener's ring. Mirrors the branch of TypedRingGrowing.WriteOne that grows, in " +
+			"k8s.io/utils buffer/ring_growing.go.",
+		"ProcessorListener.pop": "runs on a goroutine of its own, one per listener, " +
+			"holding no lock; it is the only code that touches the ring. Until p.addCh is " +
+			"closed it is always ready to receive from it, so Add returns at once however slow " +
+			"the handler is; the one exception is a WithoutBuffer listener (p.unbuffered), " +
+			"which receives nothing more while one notification waits for run. It offers run, " +
+			"on p.nextCh, every notification it received, each once, in the order received, " +
+			"and nothing else: never a nil. What run cannot take yet waits in the ring, which " +
+			"grows: never drop one, never make the sender wait for room. With nothing to do it " +
+			"waits; it never spins. Whenever it waits, p.pendingNotificationsLength counts the " +
+			"notifications in the ring (not the one being offered), and " +
+			"p.pendingNotificationsCap is the ring's Cap() as it is after the last write. When " +
+			"addCh is closed it returns without delivering what is still buffered (a removed " +
+			"or stopped listener gets no more calls); on its way out it closes p.done, so " +
+			"watchSynced stops waiting for a source that may never sync, and p.nextCh, so run " +
+			"ends. Mirrors processorListener.pop in client-go tools/cache/shared_informer.go; " +
+			"the capacity gauge and WithoutBuffer are ours.",
+		"ProcessorListener.run": "runs on a goroutine of its own, one per listener, " +
+			"holding no lock. It hands every notification pop offers on p.nextCh to p.deliver, " +
+			"one at a time, in the order offered, until pop closes p.nextCh; then it returns, " +
+			"and on its way out closes p.runFinished (what ShutdownChan waits for: the handler " +
+			"will not be called again). It never calls the handler itself: deliver does, with " +
+			"the panic handling and the count behind HasSynced, and reports whether the " +
+			"handler crashed. After a call that crashed (only possible when panics do not " +
+			"crash the process), one second passes before the next call, so a handler that " +
+			"panics on everything does not spin; after any other call the next one comes at " +
+			"once. Mirrors processorListener.run in client-go tools/cache/shared_informer.go, " +
+			"without its trace of slow handlers.",
 	},
 	Packages: []string{"./05-processor"},
 	// In the order they run (go test runs a package's test files in name

@@ -10,24 +10,46 @@ var lab07 = &Lab{
 	Title:   "SharedInformerFactory: InformerFor, Start and WaitForCacheSync",
 	Minutes: "30-60",
 	TODO: map[string]string{
-		"sharedInformerFactory.InformerFor": "a nil obj has no type to share by: report " +
-			"an error that says \"InformerFor was given a nil object\" with " +
-			"utilruntime.HandleError and return a failingInformer, which the factory does " +
-			"not keep. Otherwise, under f.lock, key by reflect.TypeOf(obj): a type " +
-			"in f.informers gets that informer, whatever newFunc is. The first call for a type " +
-			"builds it with build(newFunc, f.client, resync, type), resync being " +
-			"f.customResync's for the type or else f.defaultResync (on an error: HandleError it " +
-			"and keep failingInformer(err) in its place); sets f.transform on it when there is " +
-			"one (SetTransform; report its error); stores it in f.informers; returns it.",
-		"sharedInformerFactory.StartWithContext": "under f.lock, and not at all once " +
-			"f.shuttingDown: run each informer of f.informers that f.startedInformers does not " +
-			"hold yet with RunWithContext(ctx), on a goroutine counted in f.wg (f.wg.Go), and " +
-			"mark it started. Wait for nothing.",
-		"sharedInformerFactory.WaitForCacheSyncWithContext": "copy the started informers " +
-			"(f.informers whose type f.startedInformers holds) under f.lock, and let it go " +
-			"before you wait. Wait for them all at once, without polling: informer.WaitFor(ctx, " +
-			"\"\", checkers...) with each one's HasSyncedChecker(). Then Synced says, for each " +
-			"type copied, its informer's HasSynced(); if one is false, Err is context.Cause(ctx).",
+		"sharedInformerFactory.InformerFor": "many goroutines call it at once, and " +
+			"all of them must get one informer per type: what it reads or writes of the " +
+			"factory (the maps, the transform) it touches only under f.lock. The key is the " +
+			"type, reflect.TypeOf(obj); obj is only an example of it. A type already in " +
+			"f.informers gets that informer, whatever newFunc is: the first caller's newFunc " +
+			"wins. The first call for a type builds the informer with newFunc, given f.client " +
+			"and the type's resync period (f.customResync's for the type, else " +
+			"f.defaultResync), sets the factory's transform on it when there is one, keeps it " +
+			"in f.informers and returns it; it does not run it (Start does). It never returns " +
+			"nil and never panics on bad input: it reports the mistake with " +
+			"utilruntime.HandleError and returns an informer that cannot sync " +
+			"(failingInformer). A nil obj: the error says \"InformerFor was given a nil " +
+			"object\", and that informer is not the factory's (there is no type to keep it " +
+			"under). A nil newFunc, or one that returns nil (build reports both): the failing " +
+			"informer stands for the type, so the wait names it. A transform the informer " +
+			"refuses (it already runs) is reported, not dropped. Mirrors " +
+			"sharedInformerFactory.InformerFor in client-go informers/factory.go, which panics " +
+			"or shares nonsense on that bad input.",
+		"sharedInformerFactory.StartWithContext": "holds f.lock throughout: it reads " +
+			"and writes the factory's maps while other goroutines ask for informers, wait or " +
+			"shut down. It runs every informer in f.informers that has not been started yet, " +
+			"each on a goroutine of its own, with ctx, and remembers it did " +
+			"(f.startedInformers): a second Start runs only what was requested since, and no " +
+			"informer ever runs twice. Shutdown waits for every goroutine Start began, so " +
+			"each must be counted in f.wg. Once Shutdown has begun (f.shuttingDown) it starts " +
+			"nothing. It does not block: it waits neither for the informers to sync nor for " +
+			"them to stop. Mirrors sharedInformerFactory.StartWithContext in client-go " +
+			"informers/factory.go.",
+		"sharedInformerFactory.WaitForCacheSyncWithContext": "waits until every " +
+			"informer Start has started has synced, or ctx ends, whichever comes first, " +
+			"without polling (each informer's HasSyncedChecker is a channel to wait on). An " +
+			"informer requested but not started is neither waited for nor reported: a wait " +
+			"for it could only end with ctx (kubernetes#92777). It reads the factory's maps " +
+			"under f.lock, but holds no lock while it waits: a wait may last as long as ctx, " +
+			"and meanwhile other goroutines ask the factory for informers and start them. The " +
+			"answer: Synced has an entry for each started informer's type, whether it had " +
+			"synced when the wait ended; Err is nil when all had (even if ctx has ended by " +
+			"then), and otherwise context.Cause(ctx), the reason the caller gave, not only " +
+			"ctx.Err(). Mirrors sharedInformerFactory.WaitForCacheSyncWithContext in client-go " +
+			"informers/factory.go.",
 	},
 	Packages: []string{"./07-factory"},
 	// In the order they run (go test runs a package's test files in name
@@ -35,6 +57,7 @@ var lab07 = &Lab{
 	Tests: []string{
 		"TestInformerForBadInput",
 		"TestWrongObjectTypeInInformerFor",
+		"TestInformerForReportsATransformItCannotSet",
 		"TestConcurrentRequestsShareOneInformerLikeClientGo",
 		"TestInformerForDuringAWaitMatchesClientGo",
 		"TestFakeClientsetMatchesClientGo",
