@@ -161,7 +161,7 @@ test: playground-binaries
 	@# still running and for how long. Built, not go run: go run would turn
 	@# go test's exit status into 1 and add a line of its own.
 	@mkdir -p .bin && $(GO) build -o .bin/testprogress ./cmd/testprogress
-	GO=$(GO) ./.bin/testprogress -race -timeout 30m ./...
+	GO=$(GO) ./.bin/testprogress -slowest=12 -race -timeout 30m ./...
 	@echo "== conformance: client-go's own tests against our stages"
 	@GO=$(GO) $(GO) run ./proving-ground/conformance
 

@@ -1,7 +1,7 @@
 // Command testprogress runs go test and says what it is waiting for. make
 // test calls it for its go test step:
 //
-//	testprogress -race -timeout 30m ./...
+//	testprogress -slowest=12 -race -timeout 30m ./...
 //
 // runs go test -json -race -timeout 30m ./... ($GO, or go) and prints what
 // plain go test prints: an ok, ? or FAIL line per package, the output of
@@ -15,6 +15,9 @@
 // does (internal/playground/buildprogress.go):
 //
 //	still testing: ./06-sharedinformer/demo (1m20s), ./proving-ground/chaos (35s); 41 packages done
+//
+// With -slowest=N first, it ends with the N packages whose tests ran
+// longest and the time go test ran, so the loop's time can be read off.
 //
 // Two differences from plain go test, both forced by the stream -json
 // gives: packages come in the order they end, not in the command line's;
@@ -47,6 +50,16 @@ func main() {
 // run runs go test -json with args, reports its stream on out and errOut,
 // and returns go test's exit status.
 func run(args []string, out, errOut io.Writer) int {
+	slowest := 0
+	if len(args) > 0 {
+		if n, ok := strings.CutPrefix(args[0], "-slowest="); ok {
+			if _, err := fmt.Sscanf(n, "%d", &slowest); err != nil {
+				fmt.Fprintf(errOut, "testprogress: -slowest=%s: not a number\n", n)
+				return 2
+			}
+			args = args[1:]
+		}
+	}
 	goCmd := os.Getenv("GO")
 	if goCmd == "" {
 		goCmd = "go"
@@ -71,6 +84,7 @@ func run(args []string, out, errOut io.Writer) int {
 	}
 
 	r := newReport(out, errOut, modulePath("go.mod"), time.Now())
+	r.slowest = slowest
 	lines := make(chan string)
 	go func() {
 		defer close(lines)

@@ -34,6 +34,11 @@ type report struct {
 	running []string // started and not ended, in the order they started
 	done    int
 	failed  int
+	// slowest, when above 0, is how many of the slowest packages finish
+	// lists with their times, so that the loop's time can be read off.
+	slowest int
+	took    map[string]time.Duration
+	began   time.Time
 }
 
 // pkgRun is one package's test run while it goes.
@@ -51,7 +56,8 @@ type outLine struct {
 }
 
 func newReport(out, errOut io.Writer, module string, now time.Time) *report {
-	return &report{out: out, errOut: errOut, module: module, last: now, pkgs: map[string]*pkgRun{}}
+	return &report{out: out, errOut: errOut, module: module, last: now, pkgs: map[string]*pkgRun{},
+		took: map[string]time.Duration{}, began: now}
 }
 
 // line takes one line of go test -json's standard output. A line that is
@@ -102,6 +108,7 @@ func (r *report) pkg(name string, now time.Time) *pkgRun {
 func (r *report) end(name string, failed bool, now time.Time) {
 	p := r.pkgs[name]
 	delete(r.pkgs, name)
+	r.took[name] = now.Sub(p.start)
 	for i, n := range r.running {
 		if n == name {
 			r.running = append(r.running[:i], r.running[i+1:]...)
@@ -196,6 +203,31 @@ func (r *report) finish() {
 	if r.failed > 0 {
 		r.print(r.out, "FAIL\n", r.last)
 	}
+	if r.slowest > 0 {
+		r.print(r.out, r.slowestTable(), r.last)
+	}
+}
+
+// slowestTable lists the packages that took longest, from their first
+// event to their last (their test run; the build before it is not in it),
+// and the whole run's time.
+func (r *report) slowestTable() string {
+	names := make([]string, 0, len(r.took))
+	for name := range r.took {
+		names = append(names, name)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if c := r.took[b] - r.took[a]; c != 0 {
+			return int(c / time.Millisecond)
+		}
+		return strings.Compare(a, b)
+	})
+	var b strings.Builder
+	fmt.Fprintf(&b, "slowest packages (of %d; go test ran for %s):\n", len(names), r.last.Sub(r.began).Round(time.Second))
+	for _, name := range names[:min(len(names), r.slowest)] {
+		fmt.Fprintf(&b, "  %7s  %s\n", r.took[name].Round(time.Second), r.short(name))
+	}
+	return b.String()
 }
 
 func (r *report) print(w io.Writer, s string, now time.Time) {

@@ -243,3 +243,23 @@ func TestModulePath(t *testing.T) {
 		t.Errorf("modulePath of no file = %q", got)
 	}
 }
+
+// TestSlowestTableListsTheLongestPackagesFirst: with slowest set, finish
+// ends with the packages that ran longest, longest first, each with its
+// time, and how long go test ran; without it, nothing more is printed.
+func TestSlowestTableListsTheLongestPackagesFirst(t *testing.T) {
+	var out strings.Builder
+	r := newReport(&out, &out, "example.com/tp", t0)
+	r.slowest = 2
+	for i, name := range []string{"a", "b", "c"} {
+		start := t0.Add(time.Duration(i) * time.Second)
+		r.line(fmt.Sprintf(`{"Action":"start","Package":"example.com/tp/%s"}`, name), start)
+		r.line(fmt.Sprintf(`{"Action":"output","Package":"example.com/tp/%s","Output":"ok  \texample.com/tp/%s\t0.1s\n"}`, name, name), start)
+		r.line(fmt.Sprintf(`{"Action":"pass","Package":"example.com/tp/%s"}`, name), start.Add(time.Duration(10*(i+1))*time.Second))
+	}
+	r.finish()
+	want := "slowest packages (of 3; go test ran for 32s):\n      30s  ./c\n      20s  ./b\n"
+	if !strings.HasSuffix(out.String(), want) {
+		t.Errorf("the run ends\n%s\nwant it to end\n%s", out.String(), want)
+	}
+}
