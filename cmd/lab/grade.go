@@ -189,13 +189,13 @@ func (g *grade) report(w io.Writer, l *Lab, m messages) {
 		return
 	}
 	shown := 0
-	failedTop := 0
+	failedTop, notRun := 0, 0
 	for _, top := range l.Tests {
 		r := g.tests[top]
 		switch {
 		case r == nil:
 			fmt.Fprintf(w, "  ? %s: %s\n", top, m.didNotRun)
-			failedTop++
+			notRun++
 			continue
 		case r.passed:
 			fmt.Fprintf(w, "  ✓ %s\n", top)
@@ -234,11 +234,16 @@ func (g *grade) report(w io.Writer, l *Lab, m messages) {
 	if g.timedOut {
 		fmt.Fprintln(w, m.timedOut)
 	}
-	if failedTop == 0 && !g.timedOut {
+	switch {
+	case failedTop+notRun == 0 && !g.timedOut && g.raced:
+		fmt.Fprintf(w, m.allPassRaced+"\n", len(l.Tests), l.N, l.N)
+	case failedTop+notRun == 0 && !g.timedOut:
 		fmt.Fprintf(w, m.allPass+"\n", len(l.Tests), l.N, l.N)
-		return
+	case notRun > 0:
+		fmt.Fprintf(w, m.notYetNotRun+"\n", failedTop, len(l.Tests), notRun, l.N)
+	default:
+		fmt.Fprintf(w, m.notYet+"\n", failedTop, len(l.Tests), l.N)
 	}
-	fmt.Fprintf(w, m.notYet+"\n", failedTop, len(l.Tests), l.N)
 }
 
 func printLines(w io.Writer, lines []string, m messages) {

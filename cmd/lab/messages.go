@@ -7,6 +7,7 @@ import "informer-from-scratch/internal/lang"
 // the same in both.
 type messages struct {
 	lab, doesNotCompile, didNotRun, casesFail, moreLines, timedOut, hung, repeatedLogs, allPass, notYet string
+	allPassRaced, notYetNotRun                                                                          string
 
 	started, alreadyStarted, dirty, notGit, notStarted, restored, nothingToRestore string
 	hintHeader, noMoreHints, hintNotStarted, hintMenu, hintMenuLine, noSuchFunc    string
@@ -19,7 +20,7 @@ type messages struct {
 var english = messages{
 	lab:            "Lab",
 	doesNotCompile: "Your code does not compile yet; the compiler says:",
-	didNotRun:      "did not run (a panic or a timeout before it? see above)",
+	didNotRun:      "did not run: a test before it panicked or hung, and go test stopped there (its panic is in this report)",
 	casesFail:      "%d of %d cases fail",
 	moreLines:      "%d more lines (run the go test command below to see all)",
 	timedOut:       "The tests timed out: a call that should return never did (a loop that never ends? a wait for something that never comes? a lock taken twice?).",
@@ -27,6 +28,8 @@ var english = messages{
 	repeatedLogs:   "… (%d more log lines that repeat the ones above, left out)",
 	allPass:        "All %d graded tests pass: lab %d is done. Compare with the solution: make lab-solution %d (your code is kept).",
 	notYet:         "Not yet: %d of %d graded tests fail. Fix the first failure above; stuck? make lab-hint %d.",
+	allPassRaced:   "All %d graded tests pass, and again under the race detector: lab %d is done. Compare with the solution: make lab-solution %d (your code is kept).",
+	notYetNotRun:   "Not yet: %d of %d graded tests fail, and %d did not run because a panic or a hang stopped go test: fix that one first; stuck? make lab-hint %d.",
 
 	started: "Lab %02d started: %s\n\nThese functions are now yours to write (their bodies are stubs with a TODO):\n%s\n" +
 		"Read the lab's page first (docs/en/%s): what to read before you start, and each function's contract.\n" +
@@ -69,7 +72,7 @@ var english = messages{
 var chinese = messages{
 	lab:            "实验",
 	doesNotCompile: "代码还编译不过，编译器的报错：",
-	didNotRun:      "没有运行（前面有 panic 或超时？看上面）",
+	didNotRun:      "没有运行：在它之前有测试 panic 或卡住了，go test 就停在那里（panic 的内容在本报告里）",
 	casesFail:      "%d / %d 个用例失败",
 	moreLines:      "还有 %d 行（运行下面的 go test 命令看全部）",
 	timedOut:       "测试超时：某个本该返回的调用一直没有返回（循环停不下来？在等一个永远不会来的东西？同一把锁拿了两次？）。",
@@ -77,6 +80,8 @@ var chinese = messages{
 	repeatedLogs:   "……（另有 %d 行与上面重复的日志，已省略）",
 	allPass:        "%d 个评分测试全部通过：实验 %d 完成。和参考实现对照：make lab-solution %d（你的代码会先保存）。",
 	notYet:         "还没完成：%d / %d 个评分测试失败。先修上面第一个失败；卡住了就 make lab-hint %d。",
+	allPassRaced:   "%d 个评分测试全部通过，在 race detector 下也通过了：实验 %d 完成。和参考实现对照：make lab-solution %d（你的代码会先保存）。",
+	notYetNotRun:   "还没完成：%d / %d 个评分测试失败，另有 %d 个因为 panic 或卡住让 go test 停下而没有运行：先修这个；卡住了就 make lab-hint %d。",
 
 	started: "实验 %02d 开始：%s\n\n下面这些函数现在由你来写（函数体已换成带 TODO 的桩）：\n%s\n" +
 		"先读实验页（docs/zh/%s）：开始前要读哪些内容，以及每个函数的契约。\n" +

@@ -97,3 +97,31 @@ func TestReportShowsAPanicPastTheFailuresShownInFull(t *testing.T) {
 		t.Errorf("the report shows the goroutine dump:\n%s", out.String())
 	}
 }
+
+// TestReportCountsTestsThatDidNotRunApart: a panic in one graded test stops
+// go test, and the tests after it never run; the last line says how many
+// failed and how many did not run, not that all of them failed. A pass that
+// was checked again under -race says so.
+func TestReportCountsTestsThatDidNotRunApart(t *testing.T) {
+	l := &Lab{N: 9, Title: "t", Tests: []string{"TestA", "TestB", "TestC", "TestD"}}
+	stream := `{"Action":"run","Test":"TestA"}
+{"Action":"output","Test":"TestA","Output":"panic: boom\n"}
+{"Action":"fail","Test":"TestA"}
+`
+	var out bytes.Buffer
+	parseEvents(strings.NewReader(stream), l).report(&out, l, english)
+	if want := "Not yet: 1 of 4 graded tests fail, and 3 did not run"; !strings.Contains(out.String(), want) {
+		t.Errorf("the report does not say %q:\n%s", want, out.String())
+	}
+	var pass strings.Builder
+	for _, name := range l.Tests {
+		pass.WriteString(`{"Action":"run","Test":"` + name + `"}` + "\n" + `{"Action":"pass","Test":"` + name + `"}` + "\n")
+	}
+	g := parseEvents(strings.NewReader(pass.String()), l)
+	g.raced = true
+	out.Reset()
+	g.report(&out, l, english)
+	if want := "and again under the race detector"; !strings.Contains(out.String(), want) {
+		t.Errorf("a pass checked under -race does not say %q:\n%s", want, out.String())
+	}
+}
