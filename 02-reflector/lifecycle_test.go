@@ -34,7 +34,7 @@ func TestInjectedClockDrivesBackoffAndResync(t *testing.T) {
 			fc := clocktesting.NewFakeClock(epoch)
 			lw := newScriptLW(sc, rec)
 			r := newReflectorWithClock(s, sc, lw, newRecStore(sc, rec), fc)
-			ctx, cancel := context.WithCancel(context.WithValue(context.Background(), recorderKey{}, rec))
+			ctx, cancel := context.WithCancel(recordingContext(rec))
 			done := make(chan struct{})
 			go func() {
 				defer close(done)
@@ -102,7 +102,7 @@ func TestListAndWatchReturnsWhatClientGoReturns(t *testing.T) {
 					rec := newRecorder()
 					lw := newScriptLW(sc, rec)
 					r := newReflector(s, sc, lw, newRecStore(sc, rec))
-					ctx := context.WithValue(context.Background(), recorderKey{}, rec)
+					ctx := recordingContext(rec)
 					err := r.ListAndWatchWithContext(ctx)
 					rec.add(entry{Call: "returned", Arg: fmt.Sprint(err)})
 					if n := lw.leftOpen(); n > 0 {

@@ -93,6 +93,14 @@ func listThenWatchScenarios() []scenario {
 			watches: []watchReply{{events: []timedEvent{errorEvent(errExpired)}}},
 		},
 		{
+			// The retry at "" is the reflector's "unavailable" mark at work,
+			// not a special case of the retry: the mark outlives a failed
+			// retry, so the next round, after its backoff, asks for "" again.
+			name:    "a relist at an expired resourceVersion whose retry at \"\" fails: the next round lists at \"\" again",
+			lists:   []listReply{first, {err: errExpired}, {err: errInternal}, {list: podList("30", "", pod("z", "29"))}},
+			watches: []watchReply{{events: []timedEvent{errorEvent(errExpired)}}},
+		},
+		{
 			name:    "a relist at a resourceVersion the server has not reached is retried with \"\"",
 			lists:   []listReply{first, {err: tooLarge()}, {list: podList("30", "")}},
 			watches: []watchReply{{events: []timedEvent{errorEvent(errExpired)}}},
@@ -138,6 +146,13 @@ func listThenWatchScenarios() []scenario {
 			name:    "a watch that closes at once with no events is a very short watch: relist after a backoff",
 			lists:   []listReply{first, {list: podList("20", "")}},
 			watches: []watchReply{{}},
+		},
+		{
+			// Some proxies flush no headers before the first event: the
+			// request itself took the two seconds the watch lasted.
+			name:    "a watch answered after 2s that closes with nothing in it is not a very short watch: the clock starts before the request",
+			lists:   []listReply{first},
+			watches: []watchReply{{delay: 2 * time.Second}, {events: []timedEvent{added(pod("c", "11"))}}},
 		},
 		{
 			name:    "a quiet watch the server closes after a while is restarted in place",
