@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 )
@@ -207,6 +208,19 @@ func listThenWatchScenarios() []scenario {
 		{
 			name:  "a LIST answer that is not a list is an error",
 			lists: []listReply{{list: pod("x", "1")}, first},
+		},
+		{
+			// The pager returns its fallback's answer as the server sent it,
+			// unchecked: the reflector is the one to find it is not a list.
+			name:     "a non-list answer to the pager's fallback after an expired continue token is an error",
+			pageSize: 1,
+			lists:    []listReply{{list: podList("10", "c1", a5)}, {err: errExpired}, {list: &runtime.Unknown{Raw: []byte("not a list")}}, first},
+		},
+		{
+			// A Status carries list metadata (a resourceVersion) but no
+			// items: it passes for a list until the items are taken out.
+			name:  "a LIST answer with list metadata but no items is an error",
+			lists: []listReply{{list: &metav1.Status{ListMeta: metav1.ListMeta{ResourceVersion: "10"}}}, first},
 		},
 		{
 			name:  "a LIST answer in Table format is refused",
