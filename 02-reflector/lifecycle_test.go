@@ -113,15 +113,24 @@ func TestListAndWatchReturnsWhatClientGoReturns(t *testing.T) {
 					r := newReflector(s, sc.scenario, lw, newRecStore(sc.scenario, rec))
 					ctx, cancel := context.WithCancel(recordingContext(rec))
 					defer cancel()
+					returned := make(chan struct{})
 					if sc.cancel {
 						go func() {
-							<-lw.exhausted
+							t := time.NewTimer(scriptDeadline)
+							defer t.Stop()
+							select {
+							case <-returned:
+								return // it did not wait for the cancel
+							case <-lw.exhausted:
+							case <-t.C:
+							}
 							synctest.Wait()
 							rec.add(entry{Call: "--- cancel"})
 							cancel()
 						}()
 					}
 					err := r.ListAndWatchWithContext(ctx)
+					close(returned)
 					rec.add(entry{Call: "returned", Arg: fmt.Sprint(err)})
 					if n := lw.leftOpen(); n > 0 {
 						rec.add(entry{Call: "left open", Arg: fmt.Sprintf("%d watches", n)})
