@@ -24,7 +24,8 @@ var lab01 = &Lab{
 			"the caller's resourceVersion, and return its answer; else return the error.",
 	},
 	Packages: []string{"./01-listwatch/pager"},
-	Tests:    []string{"TestListMatchesClientGo", "TestEachListItemMatchesClientGo", "TestListWithAllocDoesNotShareThePageSlice"},
-	Timeout:  "60s",
-	Expect:   []string{"-client-go +ours", "several pages gathered into one list", "expired continue token falls back"},
+	Tests: []string{"TestListMatchesClientGo", "TestEachListItemMatchesClientGo", "TestListWithAllocDoesNotShareThePageSlice",
+		"TestEachListItemReportsACancelWhileTheLastPageWaits"},
+	Timeout: "60s",
+	Expect:  []string{"-client-go +ours", "several pages gathered into one list", "expired continue token falls back"},
 }
