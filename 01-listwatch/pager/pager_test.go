@@ -43,6 +43,10 @@ type server struct {
 	calls            []metav1.ListOptions
 }
 
+// maxRequests bounds the requests one scripted server answers; no scenario
+// needs more than a handful.
+const maxRequests = 1000
+
 func newServer(n int) *server {
 	s := &server{rv: "100", failAt: map[int]error{}, notAList: map[int]bool{}, noItems: map[int]bool{}}
 	for i := range n {
@@ -57,6 +61,12 @@ func (s *server) list(_ context.Context, opts metav1.ListOptions) (runtime.Objec
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	call := len(s.calls)
+	if call >= maxRequests {
+		// A pager that never stops asking (a token it does not send back)
+		// fails here, at once, instead of growing its list until the
+		// test's timeout or the machine's memory ends it.
+		return nil, fmt.Errorf("the scripted server answers %d requests and no more: does the pager send each page's continue token back?", maxRequests)
+	}
 	s.calls = append(s.calls, opts)
 	if err := s.failAt[call]; err != nil {
 		return nil, err
