@@ -49,8 +49,8 @@ var lab02 = &Lab{
 			"is retried in place within MaxInternalErrorRetryDuration (one RetryWithDeadline for " +
 			"the whole call, told of every watch's ending); a 410 marks nothing unavailable. A watch " +
 			"is very short by the time since before its request was sent: some proxies hold the " +
-			"headers back until the first event. An ending it returns on for anything but a 410 or " +
-			"a cancel is logged, the one line client-go logs at the default verbosity: Info " +
+			"headers back until the first event. A started watch whose ending it returns on, but " +
+			"for a 410 or a cancel, is logged, the one line client-go logs at the default verbosity: Info " +
 			"\"Warning: watch ended with error\" on klog.FromContext(ctx), with the keys " +
 			"reflector, type and err. Stop a watch you still hold when you return. Runs on the " +
 			"reflector's goroutine, no lock held. Mirrors Reflector.watch in client-go's " +
