@@ -34,7 +34,7 @@ func TestInjectedClockDrivesBackoffAndResync(t *testing.T) {
 			fc := clocktesting.NewFakeClock(epoch)
 			lw := newScriptLW(sc, rec)
 			r := newReflectorWithClock(s, sc, lw, newRecStore(sc, rec), fc)
-			ctx, cancel := context.WithCancel(context.WithValue(context.Background(), recorderKey{}, rec))
+			ctx, cancel := context.WithCancel(recordingContext(rec))
 			done := make(chan struct{})
 			go func() {
 				defer close(done)
@@ -80,18 +80,27 @@ func TestWatchTimeoutHonoursMinWatchTimeout(t *testing.T) {
 }
 
 // TestListAndWatchReturnsWhatClientGoReturns calls ListAndWatchWithContext
-// once on each reflector and compares what it returns and what it did.
+// once on each reflector and compares what it returns and what it did. In
+// the scenarios that cancel, the context is cancelled once the script is
+// used up (a LIST or a WATCH left waiting), and what the reflector does on
+// its way out is compared too: no request once the context is done, and
+// nothing reported or logged for a cancel.
 func TestListAndWatchReturnsWhatClientGoReturns(t *testing.T) {
 	first := listReply{list: podList("10", "", pod("a", "5"))}
-	scenarios := []scenario{
-		{name: "a failed list", lists: []listReply{{err: errInternal}}},
-		{name: "a refused watch request", lists: []listReply{first}, watches: []watchReply{{err: errForbid}}},
-		{name: "a watch ended by 410", lists: []listReply{first}, watches: []watchReply{{events: []timedEvent{errorEvent(errExpired)}}}},
-		{name: "a very short watch", lists: []listReply{first}, watches: []watchReply{{}}},
-		{name: "WatchList refused, then the fallback list fails", watchList: true, lists: []listReply{{err: errBusy}}, watches: []watchReply{{err: errForbid}}},
-		{name: "WatchList synced, then a refused watch", watchList: true, watches: []watchReply{
+	scenarios := []struct {
+		scenario
+		cancel bool
+	}{
+		{scenario: scenario{name: "a failed list", lists: []listReply{{err: errInternal}}}},
+		{scenario: scenario{name: "a refused watch request", lists: []listReply{first}, watches: []watchReply{{err: errForbid}}}},
+		{scenario: scenario{name: "a watch ended by 410", lists: []listReply{first}, watches: []watchReply{{events: []timedEvent{errorEvent(errExpired)}}}}},
+		{scenario: scenario{name: "a very short watch", lists: []listReply{first}, watches: []watchReply{{}}}},
+		{scenario: scenario{name: "WatchList refused, then the fallback list fails", watchList: true, lists: []listReply{{err: errBusy}}, watches: []watchReply{{err: errForbid}}}},
+		{scenario: scenario{name: "WatchList synced, then a refused watch", watchList: true, watches: []watchReply{
 			{events: []timedEvent{added(pod("a", "5")), initialEventsEnd("10"), added(pod("b", "11"))}}, {err: errForbid},
-		}},
+		}}},
+		{scenario: scenario{name: "cancelled during the LIST: nil, and no watch"}, cancel: true},
+		{scenario: scenario{name: "cancelled while watching: nil, and nothing logged", lists: []listReply{first}}, cancel: true},
 	}
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
@@ -100,10 +109,28 @@ func TestListAndWatchReturnsWhatClientGoReturns(t *testing.T) {
 			for i, s := range []side{clientGo, ours} {
 				synctest.Test(t, func(t *testing.T) {
 					rec := newRecorder()
-					lw := newScriptLW(sc, rec)
-					r := newReflector(s, sc, lw, newRecStore(sc, rec))
-					ctx := context.WithValue(context.Background(), recorderKey{}, rec)
+					lw := newScriptLW(sc.scenario, rec)
+					r := newReflector(s, sc.scenario, lw, newRecStore(sc.scenario, rec))
+					ctx, cancel := context.WithCancel(recordingContext(rec))
+					defer cancel()
+					returned := make(chan struct{})
+					if sc.cancel {
+						go func() {
+							t := time.NewTimer(scriptDeadline)
+							defer t.Stop()
+							select {
+							case <-returned:
+								return // it did not wait for the cancel
+							case <-lw.exhausted:
+							case <-t.C:
+							}
+							synctest.Wait()
+							rec.add(entry{Call: "--- cancel"})
+							cancel()
+						}()
+					}
 					err := r.ListAndWatchWithContext(ctx)
+					close(returned)
 					rec.add(entry{Call: "returned", Arg: fmt.Sprint(err)})
 					if n := lw.leftOpen(); n > 0 {
 						rec.add(entry{Call: "left open", Arg: fmt.Sprintf("%d watches", n)})

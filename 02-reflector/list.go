@@ -30,10 +30,14 @@ import (
 //
 // A LIST the server cannot serve at that resourceVersion (410 Expired, or
 // too large) is retried at once at "": the resourceVersion is marked
-// unavailable first, and a successful list clears the mark. The list's own
-// resourceVersion becomes the last synced one once the store took the items.
+// unavailable first, so the mark outlives a retry that fails too, and a
+// successful list clears it. The list's own resourceVersion becomes the last
+// synced one once the store took the items.
 //
-// It returns nil without touching the store if ctx is cancelled.
+// An answer it cannot use (a Table, something that is not a list or holds
+// no items) fails the round with an error, as does a store that refuses the
+// items; the last synced resourceVersion then stays where it was. It returns
+// nil without touching the store if ctx is cancelled.
 //
 //lab:02
 func (r *Reflector) list(ctx context.Context) error {

@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 )
@@ -93,6 +94,14 @@ func listThenWatchScenarios() []scenario {
 			watches: []watchReply{{events: []timedEvent{errorEvent(errExpired)}}},
 		},
 		{
+			// The retry at "" is the reflector's "unavailable" mark at work,
+			// not a special case of the retry: the mark outlives a failed
+			// retry, so the next round, after its backoff, asks for "" again.
+			name:    "a relist at an expired resourceVersion whose retry at \"\" fails: the next round lists at \"\" again",
+			lists:   []listReply{first, {err: errExpired}, {err: errInternal}, {list: podList("30", "", pod("z", "29"))}},
+			watches: []watchReply{{events: []timedEvent{errorEvent(errExpired)}}},
+		},
+		{
 			name:    "a relist at a resourceVersion the server has not reached is retried with \"\"",
 			lists:   []listReply{first, {err: tooLarge()}, {list: podList("30", "")}},
 			watches: []watchReply{{events: []timedEvent{errorEvent(errExpired)}}},
@@ -138,6 +147,13 @@ func listThenWatchScenarios() []scenario {
 			name:    "a watch that closes at once with no events is a very short watch: relist after a backoff",
 			lists:   []listReply{first, {list: podList("20", "")}},
 			watches: []watchReply{{}},
+		},
+		{
+			// Some proxies flush no headers before the first event: the
+			// request itself took the two seconds the watch lasted.
+			name:    "a watch answered after 2s that closes with nothing in it is not a very short watch: the clock starts before the request",
+			lists:   []listReply{first},
+			watches: []watchReply{{delay: 2 * time.Second}, {events: []timedEvent{added(pod("c", "11"))}}},
 		},
 		{
 			name:    "a quiet watch the server closes after a while is restarted in place",
@@ -192,6 +208,19 @@ func listThenWatchScenarios() []scenario {
 		{
 			name:  "a LIST answer that is not a list is an error",
 			lists: []listReply{{list: pod("x", "1")}, first},
+		},
+		{
+			// The pager returns its fallback's answer as the server sent it,
+			// unchecked: the reflector is the one to find it is not a list.
+			name:     "a non-list answer to the pager's fallback after an expired continue token is an error",
+			pageSize: 1,
+			lists:    []listReply{{list: podList("10", "c1", a5)}, {err: errExpired}, {list: &runtime.Unknown{Raw: []byte("not a list")}}, first},
+		},
+		{
+			// A Status carries list metadata (a resourceVersion) but no
+			// items: it passes for a list until the items are taken out.
+			name:  "a LIST answer with list metadata but no items is an error",
+			lists: []listReply{{list: &metav1.Status{ListMeta: metav1.ListMeta{ResourceVersion: "10"}}}, first},
 		},
 		{
 			name:  "a LIST answer in Table format is refused",

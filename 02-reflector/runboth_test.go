@@ -121,7 +121,7 @@ func runInspecting(t *testing.T, s side, sc scenario, inspect func(*scriptLW)) o
 		lw := newScriptLW(sc, rec)
 		store := newRecStore(sc, rec)
 		r := newReflector(s, sc, lw, store)
-		ctx, cancel := context.WithCancel(context.WithValue(context.Background(), recorderKey{}, rec))
+		ctx, cancel := context.WithCancel(recordingContext(rec))
 		done := make(chan struct{})
 		go func() {
 			defer close(done)

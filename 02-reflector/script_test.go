@@ -29,7 +29,11 @@ type timedEvent struct {
 }
 
 type watchReply struct {
-	err    error
+	err error
+	// delay holds the answer to the request back that long (virtual time),
+	// as a proxy that flushes no headers before the first event (or the
+	// close) does.
+	delay  time.Duration
 	events []timedEvent
 	// closeAfter keeps the stream open that long after the last event
 	// before the server closes it; zero closes it at once.
@@ -212,11 +216,21 @@ func (lw *scriptLW) WatchWithContext(ctx context.Context, opts metav1.ListOption
 	}
 	reply := lw.watches[0]
 	lw.watches = lw.watches[1:]
+	lw.mu.Unlock()
+	if reply.delay > 0 {
+		t := time.NewTimer(reply.delay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	if reply.err != nil {
-		lw.mu.Unlock()
 		return nil, reply.err
 	}
 	w := newScriptWatch(reply)
+	lw.mu.Lock()
 	lw.opened = append(lw.opened, w)
 	lw.mu.Unlock()
 	return w, nil

@@ -47,9 +47,14 @@ func (r *Reflector) watchWithResync(ctx context.Context, w watch.Interface) erro
 //     place;
 //   - 500 Internal Error: watch again at once, for as long as
 //     MaxInternalErrorRetryDuration allows;
-//   - 410 Expired, a very short watch, anything else: return nil, and let
-//     the caller relist after its backoff;
-//   - a watch request refused for another reason: return the error.
+//   - 410 Expired: return nil, and let the caller relist after its backoff,
+//     at the last resourceVersion (nothing is marked unavailable);
+//   - a very short watch (closed within a second of its request, with no
+//     event), anything else: log it, client-go's one line at the default
+//     verbosity ("Warning: watch ended with error"), and return nil for a
+//     relist;
+//   - a watch request refused for another reason: return the error;
+//   - ctx cancelled: return nil, without a word or another request.
 //
 //lab:02
 func (r *Reflector) watch(ctx context.Context, w watch.Interface, resyncerrc chan error) error {

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"sync"
 	"testing"
+	"testing/synctest"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -29,11 +32,23 @@ type server struct {
 	rv       string
 	failAt   map[int]error // request number (from 0) → error to return
 	notAList map[int]bool  // request number → answer with a Pod instead of a list
-	calls    []metav1.ListOptions
+	// noItems: request number → answer with a Status, which carries list
+	// metadata (the resourceVersion, the next continue token) but no items.
+	noItems map[int]bool
+	// pageWithoutLimit, if not 0, is the page size the server chooses for
+	// a request without a limit (an apiserver does not page those; the
+	// pager must not assume it).
+	pageWithoutLimit int
+	mu               sync.Mutex // guards calls: EachListItem requests from a goroutine
+	calls            []metav1.ListOptions
 }
 
+// maxRequests bounds the requests one scripted server answers; no scenario
+// needs more than a handful.
+const maxRequests = 1000
+
 func newServer(n int) *server {
-	s := &server{rv: "100", failAt: map[int]error{}, notAList: map[int]bool{}}
+	s := &server{rv: "100", failAt: map[int]error{}, notAList: map[int]bool{}, noItems: map[int]bool{}}
 	for i := range n {
 		s.pods = append(s.pods, corev1.Pod{ObjectMeta: metav1.ObjectMeta{
 			Namespace: "ns", Name: fmt.Sprintf("pod-%02d", i), ResourceVersion: strconv.Itoa(10 + i),
@@ -43,7 +58,15 @@ func newServer(n int) *server {
 }
 
 func (s *server) list(_ context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	call := len(s.calls)
+	if call >= maxRequests {
+		// A pager that never stops asking (a token it does not send back)
+		// fails here, at once, instead of growing its list until the
+		// test's timeout or the machine's memory ends it.
+		return nil, fmt.Errorf("the scripted server answers %d requests and no more: does the pager send each page's continue token back?", maxRequests)
+	}
 	s.calls = append(s.calls, opts)
 	if err := s.failAt[call]; err != nil {
 		return nil, err
@@ -55,16 +78,31 @@ func (s *server) list(_ context.Context, opts metav1.ListOptions) (runtime.Objec
 	if opts.Continue != "" {
 		start, _ = strconv.Atoi(opts.Continue)
 	}
-	end := len(s.pods)
-	if opts.Limit > 0 && start+int(opts.Limit) < end {
-		end = start + int(opts.Limit)
+	limit := int(opts.Limit)
+	if limit == 0 {
+		limit = s.pageWithoutLimit
 	}
-	list := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: s.rv}}
+	end := len(s.pods)
+	if limit > 0 && start+limit < end {
+		end = start + limit
+	}
+	//lint:ignore SA1019 client-go's pager copies the first page's SelfLink into a gathered list; the tests check ours does.
+	list := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: s.rv, SelfLink: "/api/v1/namespaces/ns/pods"}}
 	list.Items = append(list.Items, s.pods[start:end]...)
 	if end < len(s.pods) {
 		list.Continue = strconv.Itoa(end)
 	}
+	if s.noItems[call] {
+		return &metav1.Status{ListMeta: list.ListMeta}, nil
+	}
 	return list, nil
+}
+
+// requests is the options of every request so far.
+func (s *server) requests() []metav1.ListOptions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.calls)
 }
 
 var expired = apierrors.NewResourceExpired("The provided continue parameter is too old")
@@ -139,6 +177,10 @@ func listCases() []listCase {
 			script: func(s *server) { s.failAt[1] = expired; s.failAt[2] = apierrors.NewTooManyRequests("slow down", 1) }},
 		{name: "an answer that is not a list is an error", pods: 3, pageSize: 2,
 			script: func(s *server) { s.notAList[1] = true }},
+		{name: "a page with list metadata but no items is an error", pods: 7, pageSize: 3,
+			script: func(s *server) { s.noItems[1] = true }},
+		{name: "a server that pages a request without a limit is followed to the end", pods: 7, pageSize: 0,
+			script: func(s *server) { s.pageWithoutLimit = 3 }},
 		{name: "a cancelled context stops before the first request", pods: 3, pageSize: 2, cancel: true},
 	}
 }
@@ -204,7 +246,7 @@ func runList(tc listCase, build func(func(context.Context, metav1.ListOptions) (
 		cancel()
 	}
 	obj, paginated, err := build(s.list)(ctx, tc.opts)
-	o := outcome{Result: summary(obj), Paginated: paginated, Calls: s.calls, object: obj}
+	o := outcome{Result: summary(obj), Paginated: paginated, Calls: s.requests(), object: obj}
 	if err != nil {
 		o.Err = err.Error()
 	}
@@ -221,6 +263,7 @@ func TestEachListItemMatchesClientGo(t *testing.T) {
 		bufferSize int32
 		failFnAt   int // stop after this many items; -1 never
 		script     func(s *server)
+		cancel     bool // the context is cancelled before the call
 	}{
 		{name: "all items of all pages", pods: 7, bufferSize: 2, failFnAt: -1},
 		{name: "no read-ahead buffer", pods: 7, bufferSize: 0, failFnAt: -1},
@@ -228,6 +271,9 @@ func TestEachListItemMatchesClientGo(t *testing.T) {
 		{name: "expired continue is returned, no fallback", pods: 7, bufferSize: 1, failFnAt: -1,
 			script: func(s *server) { s.failAt[1] = expired }},
 		{name: "negative buffer size is an error", pods: 3, bufferSize: -1, failFnAt: -1},
+		{name: "an answer that is not a list is an error", pods: 7, bufferSize: 1, failFnAt: -1,
+			script: func(s *server) { s.notAList[1] = true }},
+		{name: "a cancelled context stops before the first request", pods: 7, bufferSize: 1, failFnAt: -1, cancel: true},
 	}
 	type result struct {
 		Items []string
@@ -242,7 +288,12 @@ func TestEachListItemMatchesClientGo(t *testing.T) {
 					tc.script(s)
 				}
 				var r result
-				err := each(s)(context.Background(), metav1.ListOptions{}, func(obj runtime.Object) error {
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				if tc.cancel {
+					cancel()
+				}
+				err := each(s)(ctx, metav1.ListOptions{}, func(obj runtime.Object) error {
 					if len(r.Items) == tc.failFnAt {
 						return stopAt
 					}
@@ -256,7 +307,7 @@ func TestEachListItemMatchesClientGo(t *testing.T) {
 				// failed depends on scheduling; compare it only when the
 				// iteration ran to its end.
 				if tc.failFnAt < 0 {
-					r.Calls = len(s.calls)
+					r.Calls = len(s.requests())
 				}
 				return r
 			}
@@ -274,6 +325,58 @@ func TestEachListItemMatchesClientGo(t *testing.T) {
 				t.Errorf("(-client-go +ours)\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestEachListItemReportsACancelWhileTheLastPageWaits: the context is
+// cancelled while the last page, fetched ahead, waits for the caller's
+// function to take it. The page is never handed over, and EachListItem
+// must say why (the context's error), not report a complete iteration.
+// In a synctest bubble, so that the fetcher is known to wait at the moment
+// of the cancel.
+func TestEachListItemReportsACancelWhileTheLastPageWaits(t *testing.T) {
+	type result struct {
+		Items []string
+		Err   string
+		Calls int
+	}
+	run := func(newPager func(pager.ListPageFunc) func(context.Context, metav1.ListOptions, func(runtime.Object) error) error) result {
+		var r result
+		synctest.Test(t, func(t *testing.T) {
+			s := newServer(6) // two pages of 3
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			err := newPager(s.list)(ctx, metav1.ListOptions{}, func(obj runtime.Object) error {
+				r.Items = append(r.Items, obj.(*corev1.Pod).Name)
+				if len(r.Items) == 3 {
+					synctest.Wait() // the second page is fetched and waits to be handed over
+					cancel()
+					synctest.Wait()
+				}
+				return nil
+			})
+			if err != nil {
+				r.Err = err.Error()
+			}
+			r.Calls = len(s.requests())
+		})
+		return r
+	}
+	want := run(func(fn pager.ListPageFunc) func(context.Context, metav1.ListOptions, func(runtime.Object) error) error {
+		p := clientgopager.New(clientgopager.ListPageFunc(fn))
+		p.PageSize, p.PageBufferSize = 3, 0
+		return p.EachListItem
+	})
+	got := run(func(fn pager.ListPageFunc) func(context.Context, metav1.ListOptions, func(runtime.Object) error) error {
+		p := pager.New(fn)
+		p.PageSize, p.PageBufferSize = 3, 0
+		return p.EachListItem
+	})
+	if want.Err == "" {
+		t.Fatalf("client-go's EachListItem returned no error (%+v): the test's premise is wrong", want)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("6 pods in pages of 3, cancelled at the third (-client-go +ours):\n%s", diff)
 	}
 }
 

@@ -311,6 +311,15 @@ func (l *Lab) dropInvalid(root string, versions []version, results []batchResult
 		cmd.Dir = root
 		t0 := time.Now()
 		out, err := cmd.CombinedOutput()
+		if err == nil {
+			// go test vets what it builds, and a version that fails its
+			// checks ("suspect or: x != a || x != b") fails the check as
+			// one that does not compile does; left in, it would fail the
+			// batch's one build.
+			vet := exec.Command(goCommand(), slices.Concat([]string{"vet", "-overlay", overlay}, goTestVetChecks, l.Packages)...)
+			vet.Dir = root
+			out, err = vet.CombinedOutput()
+		}
 		debugf("compile round %d: %s", round, time.Since(t0).Round(time.Millisecond))
 		cleanup()
 		if err == nil {
@@ -326,6 +335,9 @@ func (l *Lab) dropInvalid(root string, versions []version, results []batchResult
 		alive = slices.DeleteFunc(alive, func(i int) bool { _, ok := bad[i]; return ok })
 	}
 }
+
+// goTestVetChecks are the go vet checks go test runs (go help test).
+var goTestVetChecks = []string{"-atomic", "-bool", "-buildtags", "-directive", "-errorsas", "-ifaceassert", "-nilfunc", "-printf", "-stringintconv", "-tests"}
 
 var compileError = regexp.MustCompile(`(?m)^(?:\./)?([^\s:]+\.go):(\d+):\d+: (.*)$`)
 

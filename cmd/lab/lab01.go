@@ -10,21 +10,37 @@ var lab01 = &Lab{
 	Title:   "the pager: LIST in pages, and one full LIST when a continue token expires",
 	Minutes: "30-60",
 	TODO: map[string]string{
-		"ListPager.eachListChunk": "default options.Limit to p.PageSize; then loop: return ctx.Err() " +
-			"if ctx is done, get a page from p.PageFn, check it is a list with meta.ListAccessor " +
-			"(\"returned object must be a list: %v\"), hand it to fn, and stop when its continue " +
-			"token is empty, else send the token in options.Continue. Return the first error.",
-		"ListPager.list": "default options.Limit to p.PageSize and remember the caller's " +
-			"ResourceVersion and ResourceVersionMatch. Loop over pages: a page without a continue " +
-			"token before any other is returned as the server sent it; otherwise gather items with " +
-			"eachItem into a *metainternalversion.List stamped with the first page's resourceVersion " +
-			"(and SelfLink). After each page with a token: send it back, clear ResourceVersion(Match), " +
-			"set paginated. On an error: if it is Expired, FullListIfExpired is set and this was " +
-			"not the first page (options.Continue != \"\"), make one LIST with Limit 0, no token and " +
-			"the caller's resourceVersion, and return its answer; else return the error.",
+		"ListPager.eachListChunk": "hand fn every page of the list, in order, and return nil " +
+			"once fn has taken the last one: the page that comes without a continue token is a " +
+			"page, not an end marker. The first request carries the caller's options, its Limit " +
+			"p.PageSize when the caller left it 0; each later one the same options and the " +
+			"previous page's continue token. Stop at the first error and return it: ctx's " +
+			"(checked before every request, so a cancelled context sends nothing), PageFn's, fn's " +
+			"(fn fails when its consumer has gone: fetch nothing more, report nothing less), or " +
+			"\"returned object must be a list: %v\" for an answer that is not a list. No fallback " +
+			"on an expired token: EachListItem exists not to hold the whole list. Runs on " +
+			"eachListChunkBuffered's goroutine, no lock held. Mirrors ListPager.eachListChunk in " +
+			"client-go's tools/pager/pager.go.",
+		"ListPager.list": "return the whole list, and whether it came in pages (true once any " +
+			"page carried a continue token, on every path, errors included). One page without a " +
+			"token is returned as the server sent it; pages are gathered, through eachItem (List " +
+			"shares the pages' items, ListWithAlloc copies them), into one " +
+			"*metainternalversion.List that carries the first page's resourceVersion and " +
+			"SelfLink: the snapshot every page came from. The first request carries the caller's " +
+			"options, its Limit p.PageSize when the caller left it 0; each later one the previous " +
+			"page's continue token and no ResourceVersion or ResourceVersionMatch (the token pins " +
+			"the snapshot, and the server refuses both). Errors come back as they came, with a nil " +
+			"list, but for one: a 410 Expired on page two or later, when p.FullListIfExpired, " +
+			"falls back to one LIST without limit or token, at the caller's own ResourceVersion " +
+			"and ResourceVersionMatch, whose answer and error are returned as they are. An " +
+			"expired first page is the caller's to handle (the Reflector retries it at \"\"). A " +
+			"cancelled ctx stops before the next request, with its error; a page that is not a " +
+			"list, or holds no items, is an error. No lock held. Mirrors ListPager.list in " +
+			"client-go's tools/pager/pager.go.",
 	},
 	Packages: []string{"./01-listwatch/pager"},
-	Tests:    []string{"TestListMatchesClientGo", "TestEachListItemMatchesClientGo", "TestListWithAllocDoesNotShareThePageSlice"},
-	Timeout:  "60s",
-	Expect:   []string{"-client-go +ours", "several pages gathered into one list", "expired continue token falls back"},
+	Tests: []string{"TestListMatchesClientGo", "TestEachListItemMatchesClientGo", "TestListWithAllocDoesNotShareThePageSlice",
+		"TestEachListItemReportsACancelWhileTheLastPageWaits"},
+	Timeout: "60s",
+	Expect:  []string{"-client-go +ours", "several pages gathered into one list", "expired continue token falls back"},
 }

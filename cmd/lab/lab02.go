@@ -10,28 +10,51 @@ var lab02 = &Lab{
 	Title:   "the Reflector: which resourceVersion to LIST and WATCH from, after each kind of failure",
 	Minutes: "60-90",
 	TODO: map[string]string{
-		"Reflector.relistResourceVersion": "under r.rv.mu (read lock): \"\" once r.rv.unavailable; " +
-			"\"0\" while nothing was synced (r.rv.last is \"\"); else r.rv.last.",
-		"Reflector.list": "LIST at r.relistResourceVersion() through pager.New over " +
-			"r.listerWatcher.ListWithContext (ListWithAlloc), its PageSize chosen as the doc comment " +
-			"says. Expired or too large (isExpiredError, isTooLargeResourceVersionError): mark the " +
-			"resourceVersion unavailable, list again at once. Refuse a Table " +
-			"(isUnsupportedTableListObject). Return nil if ctx is done; wrap an error as " +
-			"\"failed to list %v: %w\" with r.typeDescription. Then: set r.paginatedResult (only " +
-			"for a list at \"0\"), clear the unavailable mark, r.syncWith the items " +
-			"(meta.ExtractListWithAlloc) at the list's resourceVersion (\"unable to sync list " +
-			"result: %v\"), and make that resourceVersion the last synced one.",
-		"Reflector.watch": "loop until ctx is done. Without a w, start one: the last synced " +
-			"resourceVersion, TimeoutSeconds r.watchTimeout(), AllowWatchBookmarks; a refused " +
-			"request is retried after r.sleep(ctx, r.delayHandler()) if isWatchErrorRetriable, else " +
-			"returned. Run it with r.handleWatch(ctx, start, w, setRV, resyncerrc), start = " +
-			"r.clock.Now() before the request; setRV records each resourceVersion " +
-			"(r.setLastSyncResourceVersion, and UpdateResourceVersion on a ResourceVersionUpdater " +
-			"store), on a watch from \"\" or \"0\" only once eventReceivedBesidesAdded. Then act on its " +
-			"error as the doc comment says (errorStopRequested: return nil); the 500s' budget is " +
-			"NewRetryWithDeadline(r.MaxInternalErrorRetryDuration, time.Minute, " +
-			"apierrors.IsInternalError, r.clock), told of each ending with retry.After. Stop a " +
-			"w you still hold when you return.",
+		"Reflector.relistResourceVersion": "return the resourceVersion the next LIST must ask " +
+			"for, and change nothing. Three answers, the first that applies wins: \"\" while the " +
+			"last synced resourceVersion is marked unavailable (the server called it expired or too " +
+			"large: ask for a consistent read of the newest data); \"0\" while nothing has been " +
+			"synced (any data, which the watch cache serves from memory); otherwise the last synced " +
+			"resourceVersion (\"at least this new\": a reflector never goes back in time, whichever " +
+			"apiserver answers). No lock is held on entry; both fields live under r.rv.mu, and " +
+			"LastSyncResourceVersion reads them from other goroutines. Mirrors " +
+			"Reflector.relistResourceVersion in client-go's tools/cache/reflector.go.",
+		"Reflector.list": "LIST the resource at the resourceVersion relistResourceVersion gives, " +
+			"through stage 01's pager (its ListWithAlloc: the store keeps items for different " +
+			"lengths of time), paged as the doc comment says; on success, Replace the store's " +
+			"content with the items, and only then make the list's resourceVersion the last synced " +
+			"one. When the server cannot serve that resourceVersion (410 Expired or Gone, or too " +
+			"large) the list is retried at once, and the \"\" it retries at must come from marking " +
+			"the resourceVersion unavailable: the mark outlives a retry that fails too (the next " +
+			"round asks for \"\" again), and only a successful list clears it. Never panics on a " +
+			"bad answer: a Table, an answer that is not a list and one without items are errors. " +
+			"Returns nil, store untouched, once ctx is cancelled; otherwise the errors read as " +
+			"client-go's, which the check compares: \"failed to list <type>: %w\" for the LIST " +
+			"(and \"unsupported list gvk: %v, type: %v\" inside it for a Table), \"unable to " +
+			"understand list result %#v: %v\" and \"... %#v (%v)\" for the answer, \"unable to " +
+			"sync list result: %v\" for the store. A failed round changes no resourceVersion. Runs " +
+			"on the reflector's goroutine, no lock held. Mirrors Reflector.list in client-go's " +
+			"tools/cache/reflector.go.",
+		"Reflector.watch": "watch from the last synced resourceVersion, one watch after the " +
+			"other, until one ends in a way that needs a relist: then return nil, and the caller " +
+			"relists after its backoff. Return an error only for a watch request refused for good " +
+			"(not retriable); return nil, quietly and without another request, once ctx is done. " +
+			"A w handed in is a WatchList stream past its initial events: carry on with it first. " +
+			"Every request carries the last synced resourceVersion, a timeout drawn for it alone " +
+			"and allowWatchBookmarks. Every event's resourceVersion becomes the last synced one (and " +
+			"reaches a store that is a ResourceVersionUpdater), but on a watch you started from " +
+			"\"\" or \"0\" only once an event other than ADDED proved the replay of the current " +
+			"state is over. Each ending as the doc comment's list says: a 429 or a refused " +
+			"connection waits the reflector's backoff and watches again from the same place; a 500 " +
+			"is retried in place within MaxInternalErrorRetryDuration (one RetryWithDeadline for " +
+			"the whole call, told of every watch's ending); a 410 marks nothing unavailable. A watch " +
+			"is very short by the time since before its request was sent: some proxies hold the " +
+			"headers back until the first event. A started watch whose ending it returns on, but " +
+			"for a 410 or a cancel, is logged, the one line client-go logs at the default verbosity: Info " +
+			"\"Warning: watch ended with error\" on klog.FromContext(ctx), with the keys " +
+			"reflector, type and err. Stop a watch you still hold when you return. Runs on the " +
+			"reflector's goroutine, no lock held. Mirrors Reflector.watch in client-go's " +
+			"tools/cache/reflector.go.",
 	},
 	Packages: []string{"./02-reflector"},
 	Tests: []string{
