@@ -22,7 +22,7 @@ var lab08 = &Lab{
 			"not shutting down. Nothing waiting after that means shutting down: return the zero " +
 			"item and true. Otherwise pop the item, count it (q.metrics.get), move it from " +
 			"q.dirty to q.processing, and return it with false.",
-		"Typed.Done": "an item q.items refuses: return at once. Under q.cond.L: an item not in " +
+		"Typed.Done": "under q.cond.L: an item not in " +
 			"q.processing was never handed out, and nothing changes (client-go's Done would push " +
 			"it again). Otherwise take it out of q.processing and count it (q.metrics.done); if it " +
 			"is dirty (added again while a worker held it), queue it and wake one Get. Last, once " +
