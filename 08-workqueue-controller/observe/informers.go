@@ -59,7 +59,7 @@ func (in *observedInformers) deploymentCall(op string, obj any) (done func()) {
 		return done
 	}
 	key := object.GetNamespace() + "/" + ref.Name
-	if _, err := in.Informers.GetFoo(object.GetNamespace(), ref.Name); err != nil {
+	if _, err := in.Informers.FoosLister().Foos(object.GetNamespace()).Get(ref.Name); err != nil {
 		in.t.step(Step{Layer: LayerHandler, Op: op, Key: key, Object: deployment, Err: err,
 			Detail: "orphan: its Foo is not in the cache, ignored"})
 	} else {
@@ -76,10 +76,19 @@ func (in *observedInformers) deploymentCall(op string, obj any) (done func()) {
 	}
 }
 
-// GetFoo reads a Foo from the cache, and reports it as the read of the
-// worker reconciling it.
-func (in *observedInformers) GetFoo(namespace, name string) (*unstructured.Unstructured, error) {
-	foo, err := in.Informers.GetFoo(namespace, name)
+// FoosLister reads Foos from the cache, and reports each read as the read
+// of the worker reconciling the Foo.
+func (in *observedInformers) FoosLister() controller.FooLister {
+	foos := in.Informers.FoosLister()
+	return controller.FooListerFunc(func(namespace, name string) (*unstructured.Unstructured, error) {
+		foo, err := foos.Foos(namespace).Get(name)
+		in.fooRead(namespace, name, foo, err)
+		return foo, err
+	})
+}
+
+// fooRead is a read of a Foo's row.
+func (in *observedInformers) fooRead(namespace, name string, foo *unstructured.Unstructured, err error) {
 	key := namespace + "/" + name
 	s := Step{Layer: LayerLister, Op: "Get", Key: key, Object: "Foo " + key, Worker: in.t.workerFor(key), Err: err}
 	if err == nil {
@@ -102,20 +111,22 @@ func (in *observedInformers) GetFoo(namespace, name string) (*unstructured.Unstr
 	if s.Worker != 0 && !handlerRead {
 		in.t.step(s) // a handler's own check for an orphan is not a reconcile's read
 	}
-	return foo, err
 }
 
-// GetDeployment reads a Deployment from the cache, and reports it as the
-// read of the worker reconciling its Foo.
-func (in *observedInformers) GetDeployment(namespace, name string) (*appsv1.Deployment, error) {
-	d, err := in.Informers.GetDeployment(namespace, name)
-	fooKey := in.t.fooOf(namespace + "/" + name)
-	s := Step{Layer: LayerLister, Op: "Get", Key: fooKey, Object: "Deployment " + namespace + "/" + name, Worker: in.t.workerFor(fooKey), Err: err}
-	if err == nil {
-		s.Detail = fmt.Sprintf("rv=%s spec.replicas=%s status.availableReplicas=%d", d.ResourceVersion, replicas(d.Spec.Replicas), d.Status.AvailableReplicas)
-	}
-	in.t.step(s)
-	return d, err
+// DeploymentsLister reads Deployments from the cache, and reports each read
+// as the read of the worker reconciling their Foo.
+func (in *observedInformers) DeploymentsLister() controller.DeploymentLister {
+	deployments := in.Informers.DeploymentsLister()
+	return controller.DeploymentListerFunc(func(namespace, name string) (*appsv1.Deployment, error) {
+		d, err := deployments.Deployments(namespace).Get(name)
+		fooKey := in.t.fooOf(namespace + "/" + name)
+		s := Step{Layer: LayerLister, Op: "Get", Key: fooKey, Object: "Deployment " + namespace + "/" + name, Worker: in.t.workerFor(fooKey), Err: err}
+		if err == nil {
+			s.Detail = fmt.Sprintf("rv=%s spec.replicas=%s status.availableReplicas=%d", d.ResourceVersion, replicas(d.Spec.Replicas), d.Status.AvailableReplicas)
+		}
+		in.t.step(s)
+		return d, err
+	})
 }
 
 // fooOf is the key of the Foo whose Deployment is deployment ("ns/name").

@@ -33,7 +33,7 @@ var lab08 = &Lab{
 			"included. Then, after the Get and not before it (a Get already waiting can return " +
 			"a key once the shutdown has begun): once c.workqueue is ShuttingDown, reconcile " +
 			"nothing: return false. Otherwise reconcile it with " +
-			"c.sync(ctx, key): after a success Forget it; after an error report it " +
+			"c.syncHandler(ctx, key): after a success Forget it; after an error report it " +
 			"(utilruntime.HandleErrorWithContext(ctx, err, \"Error syncing; requeuing for later " +
 			"retry\", \"objectReference\", key)) and AddRateLimited it; return true either way. " +
 			"Log for people and the demo's timeline: klog.FromContext(ctx).Info(" +
