@@ -66,8 +66,10 @@ type Options struct {
 // Each is optional.
 // With NewQueue and RateLimiter above, and the logger in Run's context and
 // the transport of NewForConfig's rest.Config, they are every seam a
-// watcher needs: none changes what the controller does or how
-// concurrently it does it.
+// watcher needs. A seam left nil costs nothing; a wrapper in one runs on
+// the controller's goroutines and adds whatever synchronisation it takes
+// (observe's doc.go says exactly what its Tracer adds), so the race checks
+// run unwatched too.
 type Seams struct {
 	// Informers wraps the informers: their handlers and their reads.
 	Informers func(Informers) Informers

@@ -18,6 +18,13 @@
 // NewNamedRateLimitingQueue, …) are left out: only client-go's own tests use
 // them, and proving-ground/conformance's adapter declares them for those.
 //
+// Read queue.go (the two sets), delaying_queue.go and waiting_heap.go,
+// default_rate_limiters.go and item_rate_limiters.go, then
+// rate_limiting_queue.go; skip fifo.go, hashable.go and metrics.go on a
+// first reading. The functions marked //lab:08 are lab 08's: make lab-start 8
+// turns them into stubs for you to write
+// (docs/en/labs/08-workqueue-controller.md).
+//
 // Deliberate differences (see docs/en/08a-workqueue.md,
 // "Differences from client-go"):
 //   - Done of an item that is not being processed does nothing. client-go's
