@@ -54,7 +54,7 @@ func TestBadObjectsAreReportedNotFatal(t *testing.T) {
 	explained := []string{
 		`reading Foo ns/wrong-type: .spec.replicas accessor error: three is of the type string, expected int64`,
 		`reading Foo ns/too-big: spec.replicas=1099511627776 does not fit an int32`,
-		`ns/no-name: deployment name must be specified`,
+		`Deployment name missing from object reference`,
 		`ns/not-a-foo is a samplecontroller.k8s.io/v1alpha1, Kind=Bar, not a samplecontroller.k8s.io/v1alpha1, Kind=Foo`,
 		`Resource "someone-elses" already exists and is not managed by Foo`,
 		`the reconcile of ns/panics panicked: injected panic: create deployments panics-web`,
@@ -168,9 +168,9 @@ func TestBadObjectsAreReportedNotFatal(t *testing.T) {
 
 // TestHandlersReportWhatNoInformerShouldDeliver hands the controller's
 // event handlers what they cannot turn into a key: values that are not
-// objects, a tombstone holding a non-object, an update of the wrong types.
-// Each is reported through utilruntime.HandleError; nothing panics and
-// nothing is queued.
+// objects, a tombstone holding a non-object. Each is reported through
+// utilruntime.HandleError; nothing panics and nothing is queued. An update
+// of the wrong types panics, as sample-controller's type assertions do.
 func TestHandlersReportWhatNoInformerShouldDeliver(t *testing.T) {
 	errs := testenv.CaptureErrors(t)
 	w := newFakeWorld()
@@ -189,7 +189,6 @@ func TestHandlersReportWhatNoInformerShouldDeliver(t *testing.T) {
 		{"Foo add of an int", func() { foos.OnAdd(42, false) }, "a Foo handler got int"},
 		{"Foo update to nil", func() { foos.OnUpdate(nil, nil) }, "a Foo handler got <nil>"},
 		{"Deployment add of a string", func() { deployments.OnAdd("x", false) }, "a Deployment handler got string, which is neither an object nor a tombstone"},
-		{"Deployment update from an int", func() { deployments.OnUpdate(42, &appsv1.Deployment{}) }, "a Deployment update handler got int and *v1.Deployment"},
 		{"Deployment delete of a bad tombstone", func() { deployments.OnDelete(tombstone) }, "the tombstone of ns/x holds int, not an object"},
 		{"Deployment delete of nil", func() { deployments.OnDelete(nil) }, "a Deployment handler got <nil>"},
 	}
@@ -200,6 +199,14 @@ func TestHandlersReportWhatNoInformerShouldDeliver(t *testing.T) {
 			t.Errorf("%s: reported %q, want one report containing %q", tc.name, reported, tc.want)
 		}
 	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("a Deployment update from an int did not panic: sample-controller's handler asserts the types")
+			}
+		}()
+		deployments.OnUpdate(42, &appsv1.Deployment{})
+	}()
 	foos.OnDelete(42) // nothing to report: a deleted Foo queues nothing anyway
 	if n := c.QueueLen(); n != 0 {
 		t.Errorf("%d keys queued from garbage, want 0", n)
@@ -209,46 +216,13 @@ func TestHandlersReportWhatNoInformerShouldDeliver(t *testing.T) {
 	}
 }
 
-// TestRunRefusesWhatItCannotRun: missing clients or informers, no
-// workers, a second Run, and caches that never sync (every LIST of Foos
-// fails) until the context ends: each an error, none a panic or a hang, and
-// no goroutine left (TestMain's goleak).
+// TestRunRefusesWhatItCannotRun: no rest.Config, a second Run, and caches
+// that never sync (every LIST of Foos fails) until the context ends: each an
+// error, none a panic or a hang, and no goroutine left (TestMain's goleak).
 func TestRunRefusesWhatItCannotRun(t *testing.T) {
 	testenv.CaptureErrors(t)
-	w := newFakeWorld()
-	informers := controller.NewInformers(w.kube, w.dyn, fakeNS)
-	for _, tc := range []struct {
-		name string
-		err  func() error
-		want string
-	}{
-		{"no kube client", func() error {
-			_, err := controller.NewController(nil, w.dyn, informers, controller.Options{})
-			return err
-		}, "needs a kube client"},
-		{"no dynamic client", func() error {
-			_, err := controller.NewController(w.kube, nil, informers, controller.Options{})
-			return err
-		}, "needs a dynamic client"},
-		{"no informers", func() error {
-			_, err := controller.NewController(w.kube, w.dyn, nil, controller.Options{})
-			return err
-		}, "needs Informers"},
-		{"no rest.Config", func() error {
-			_, err := controller.NewForConfig(nil, controller.Options{})
-			return err
-		}, "needs a rest.Config"},
-		{"no workers", func() error {
-			c, err := controller.NewController(w.kube, w.dyn, controller.NewInformers(w.kube, w.dyn, fakeNS), controller.Options{Recorder: fakeRecorder()})
-			if err != nil {
-				return err
-			}
-			return c.Run(context.Background(), 0)
-		}, "needs at least one worker, got 0"},
-	} {
-		if err := tc.err(); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: got %v, want an error containing %q", tc.name, err, tc.want)
-		}
+	if _, err := controller.NewForConfig(nil, controller.Options{}); err == nil || !strings.Contains(err.Error(), "needs a rest.Config") {
+		t.Errorf("NewForConfig(nil) returned %v, want an error containing \"needs a rest.Config\"", err)
 	}
 
 	for _, s := range sides {

@@ -5,7 +5,6 @@
 package controller
 
 import (
-	"errors"
 	"sync/atomic"
 	"time"
 
@@ -65,8 +64,11 @@ type Controller struct {
 	// clientset for its group).
 	fooclient dynamic.NamespaceableResourceInterface
 
-	// informers gives the listers and their HasSynced; the reconcile reads
-	// only from them.
+	// The listers read the informers' caches, never the server.
+	deploymentsLister DeploymentLister
+	foosLister        FooLister
+	// informers start, sync and stop the informers the listers read
+	// (sample-controller's main.go does it with its factories).
 	informers Informers
 
 	// workqueue is a rate limited work queue. This is used to queue work to
@@ -78,23 +80,17 @@ type Controller struct {
 	// on an event broadcaster and shuts down when it returns.
 	recorder record.EventRecorder
 
-	// sync is syncHandler, recovered from panics and decorated
-	// (Options.Seams.Sync): what processNextWorkItem calls.
-	sync SyncFunc
-	// wrapRecorder is Options.Seams.Recorder, for the recorder Run
-	// makes.
+	// syncHandler reconciles one key: syncFoo, recovered from panics and
+	// wrapped by Options.Seams.Sync. A field, as kube-controller-manager's
+	// controllers have it, to allow injection for testing.
+	syncHandler SyncFunc
+
+	// Ours: the recorder's seam, the drain's bound and the run-once guard
+	// (lifecycle.go).
 	wrapRecorder func(record.EventRecorder) record.EventRecorder
 	drainTimeout time.Duration
-	// state is stateNew until Run or ShutDown claims the controller.
-	state atomic.Int32
+	claimed      atomic.Bool
 }
-
-// A Controller's states: each moves once, from stateNew.
-const (
-	stateNew      int32 = iota // built: the queue's goroutine runs
-	stateRunning               // Run has begun; it shuts the queue down when it returns
-	stateShutDown              // ShutDown released it without a Run
-)
 
 // NewController returns a controller on the given clients and informers.
 // It registers its event handlers on the informers (Run starts them) and
@@ -102,43 +98,21 @@ const (
 // Controller that will not run must be given back with ShutDown. On an
 // error, nothing is left registered or running.
 func NewController(kubeClient kubernetes.Interface, dynamicClient dynamic.Interface, informers Informers, opts Options) (*Controller, error) {
-	switch {
-	case kubeClient == nil:
-		return nil, errors.New("controller: NewController needs a kube client")
-	case dynamicClient == nil:
-		return nil, errors.New("controller: NewController needs a dynamic client")
-	case informers == nil:
-		return nil, errNoInformers
-	}
+	informers = opts.Seams.informers(informers)
 	c := &Controller{
-		kubeclientset: kubeClient,
-		fooclient:     dynamicClient.Resource(crd.Foo.GVR()),
-		informers:     informers,
-		recorder:      opts.Recorder,
-		wrapRecorder:  opts.Seams.Recorder,
-		drainTimeout:  opts.DrainTimeout,
+		kubeclientset:     kubeClient,
+		fooclient:         dynamicClient.Resource(crd.Foo.GVR()),
+		deploymentsLister: informers.DeploymentsLister(),
+		foosLister:        informers.FoosLister(),
+		informers:         informers,
+		workqueue:         opts.queue(),
+		recorder:          opts.Recorder,
+		wrapRecorder:      opts.Seams.Recorder,
+		drainTimeout:      opts.drainTimeout(),
 	}
-	c.sync = c.syncHandlerWithRecover
-	if opts.Seams.Sync != nil {
-		c.sync = opts.Seams.Sync(c.sync)
-	}
-	if opts.Seams.Informers != nil {
-		c.informers = opts.Seams.Informers(informers)
-	}
-	if c.drainTimeout <= 0 {
-		c.drainTimeout = DefaultDrainTimeout
-	}
-	limiter := opts.RateLimiter
-	if limiter == nil {
-		limiter = DefaultRateLimiter()
-	}
-	newQueue := opts.NewQueue
-	if newQueue == nil {
-		newQueue = DefaultQueue(opts.MetricsProvider)
-	}
-	c.workqueue = newQueue(limiter)
+	c.syncHandler = opts.Seams.sync(recovered(c.syncFoo))
 
-	if err := c.informers.AddEventHandlers(c.fooHandler(), c.deploymentHandler()); err != nil {
+	if err := informers.AddEventHandlers(c.fooHandler(), c.deploymentHandler()); err != nil {
 		c.workqueue.ShutDown()
 		return nil, err
 	}

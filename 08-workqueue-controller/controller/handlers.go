@@ -36,12 +36,8 @@ func (c *Controller) deploymentHandler() informer.ResourceEventHandler {
 	return informer.ResourceEventHandlerFuncs{
 		AddFunc: c.handleObject,
 		UpdateFunc: func(oldObj, newObj any) {
-			newDepl, ok1 := newObj.(*appsv1.Deployment)
-			oldDepl, ok2 := oldObj.(*appsv1.Deployment)
-			if !ok1 || !ok2 {
-				utilruntime.HandleError(fmt.Errorf("controller: a Deployment update handler got %T and %T", oldObj, newObj))
-				return
-			}
+			newDepl := newObj.(*appsv1.Deployment)
+			oldDepl := oldObj.(*appsv1.Deployment)
 			if newDepl.ResourceVersion == oldDepl.ResourceVersion {
 				return
 			}
@@ -55,17 +51,17 @@ func (c *Controller) deploymentHandler() informer.ResourceEventHandler {
 // inside the object beyond its name: the worker reads the Foo again, from
 // the lister, when it gets to the key.
 func (c *Controller) enqueueFoo(obj any) {
-	objectRef, err := objectName(obj)
+	m, err := meta.Accessor(obj) // cache.ObjectToName in sample-controller
 	if err != nil {
 		utilruntime.HandleError(fmt.Errorf("controller: a Foo handler got %T: %w", obj, err))
 		return
 	}
-	c.workqueue.Add(objectRef)
+	c.workqueue.Add(informer.ObjectName{Namespace: m.GetNamespace(), Name: m.GetName()})
 }
 
 // handleObject takes a Deployment (or the tombstone of one) and finds the
 // Foo that controls it, from its controller owner reference; it enqueues
-// that Foo's key. A Deployment no Foo controls is not this controller's
+// that Foo. A Deployment no Foo controls is not this controller's
 // business; one whose Foo is gone (an orphan, until the garbage collector
 // gets to it) is skipped.
 func (c *Controller) handleObject(obj any) {
@@ -85,30 +81,21 @@ func (c *Controller) handleObject(obj any) {
 		logger.V(4).Info("Recovered deleted object", "resourceName", object.GetName())
 	}
 	logger.V(4).Info("Processing object", "object", klog.KObj(object))
-	ownerRef := metav1.GetControllerOf(object)
-	if ownerRef == nil || !IsFooOwner(*ownerRef) {
-		return
+	if ownerRef := metav1.GetControllerOf(object); ownerRef != nil {
+		if !IsFooOwner(*ownerRef) {
+			return
+		}
+		foo, err := c.foosLister.Foos(object.GetNamespace()).Get(ownerRef.Name)
+		if err != nil {
+			logger.V(4).Info("Ignore orphaned object", "object", klog.KObj(object), "foo", ownerRef.Name)
+			return
+		}
+		c.enqueueFoo(foo)
 	}
-	objectRef := informer.ObjectName{Namespace: object.GetNamespace(), Name: ownerRef.Name}
-	if _, err := c.informers.GetFoo(objectRef.Namespace, objectRef.Name); err != nil {
-		logger.V(4).Info("Ignore orphaned object", "object", klog.KObj(object), "foo", ownerRef.Name)
-		return
-	}
-	c.workqueue.Add(objectRef)
 }
 
 // IsFooOwner reports whether an owner reference names a Foo of our group
 // and version (sample-controller checks the kind only).
 func IsFooOwner(ref metav1.OwnerReference) bool {
 	return ref.Kind == crd.Foo.Kind && ref.APIVersion == crd.Foo.GVK().GroupVersion().String()
-}
-
-// objectName is an object's namespace and name (cache.ObjectToName in
-// client-go).
-func objectName(obj any) (informer.ObjectName, error) {
-	m, err := meta.Accessor(obj)
-	if err != nil {
-		return informer.ObjectName{}, err
-	}
-	return informer.ObjectName{Namespace: m.GetNamespace(), Name: m.GetName()}, nil
 }

@@ -38,11 +38,11 @@ type Informers interface {
 	// understand our tombstone (informer.DeletedFinalStateUnknown); a stack
 	// whose informers deliver another must unwrap it first.
 	AddEventHandlers(foos, deployments informer.ResourceEventHandler) error
-	// GetFoo and GetDeployment read the caches, never the server. They
-	// return the cached objects: read-only. A missing object is the API's
-	// NotFound error.
-	GetFoo(namespace, name string) (*unstructured.Unstructured, error)
-	GetDeployment(namespace, name string) (*appsv1.Deployment, error)
+	// FoosLister and DeploymentsLister read the caches, never the server
+	// (sample-controller's fooInformer.Lister() and
+	// deploymentInformer.Lister()).
+	FoosLister() FooLister
+	DeploymentsLister() DeploymentLister
 	// Start runs the informers until ctx ends; it does not block.
 	Start(ctx context.Context)
 	// WaitForCacheSync waits until both informers have synced and both
@@ -53,6 +53,52 @@ type Informers interface {
 	// Start's context first.
 	Shutdown()
 }
+
+// FooLister is what the controller reads Foos with: the part of
+// sample-controller's generated FooLister it uses, for Foos as the dynamic
+// informer caches them. A missing Foo is the API's NotFound error.
+type FooLister interface {
+	Foos(namespace string) NamespaceGetter[*unstructured.Unstructured]
+}
+
+// DeploymentLister is what the controller reads Deployments with: the part
+// of client-go's appslisters.DeploymentLister (and of stage 07's) it uses.
+type DeploymentLister interface {
+	Deployments(namespace string) NamespaceGetter[*appsv1.Deployment]
+}
+
+// NamespaceGetter is a namespace lister's Get: every generated namespace
+// lister, ours and client-go's, has it. The object returned is the cache's
+// own: read it, never change it.
+type NamespaceGetter[T any] interface {
+	Get(name string) (T, error)
+}
+
+// FooListerFunc is a FooLister made of a function that reads one Foo: how a
+// stack (or a wrapper around one) whose lister has another shape gives one.
+type FooListerFunc func(namespace, name string) (*unstructured.Unstructured, error)
+
+// Foos returns the getter of one namespace.
+func (f FooListerFunc) Foos(namespace string) NamespaceGetter[*unstructured.Unstructured] {
+	return getter[*unstructured.Unstructured]{namespace, f}
+}
+
+// DeploymentListerFunc is a DeploymentLister made of a function that reads
+// one Deployment.
+type DeploymentListerFunc func(namespace, name string) (*appsv1.Deployment, error)
+
+// Deployments returns the getter of one namespace.
+func (f DeploymentListerFunc) Deployments(namespace string) NamespaceGetter[*appsv1.Deployment] {
+	return getter[*appsv1.Deployment]{namespace, f}
+}
+
+// getter is one namespace of a lister made of a function.
+type getter[T any] struct {
+	namespace string
+	get       func(namespace, name string) (T, error)
+}
+
+func (g getter[T]) Get(name string) (T, error) { return g.get(g.namespace, name) }
 
 // ourInformers is Informers on stages 01-07.
 type ourInformers struct {
@@ -96,12 +142,16 @@ func (i *ourInformers) AddEventHandlers(foos, deployments informer.ResourceEvent
 	return nil
 }
 
-func (i *ourInformers) GetFoo(namespace, name string) (*unstructured.Unstructured, error) {
-	return i.fooLister.Namespace(namespace).Get(name)
+func (i *ourInformers) FoosLister() FooLister {
+	return FooListerFunc(func(namespace, name string) (*unstructured.Unstructured, error) {
+		return i.fooLister.Namespace(namespace).Get(name)
+	})
 }
 
-func (i *ourInformers) GetDeployment(namespace, name string) (*appsv1.Deployment, error) {
-	return i.deployments.Deployments(namespace).Get(name)
+func (i *ourInformers) DeploymentsLister() DeploymentLister {
+	return DeploymentListerFunc(func(namespace, name string) (*appsv1.Deployment, error) {
+		return i.deployments.Deployments(namespace).Get(name)
+	})
 }
 
 func (i *ourInformers) Start(ctx context.Context) {
@@ -132,6 +182,3 @@ func (i *ourInformers) Shutdown() {
 	i.factory.Shutdown()
 	i.dynamicFactory.Shutdown()
 }
-
-// errNoInformers is NewController's error for a nil Informers.
-var errNoInformers = errors.New("controller: NewController needs Informers (NewInformers builds ours)")

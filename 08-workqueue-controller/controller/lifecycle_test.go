@@ -94,8 +94,8 @@ func TestShutDownReleasesAControllerThatNeverRan(t *testing.T) {
 			// (its caches never sync) instead of running for ever.
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
-			if err := c.Run(ctx, 2); err == nil || !strings.Contains(err.Error(), "Run after ShutDown") {
-				t.Errorf("%s: Run after ShutDown returned %v, want \"Run after ShutDown\"", s.name, err)
+			if err := c.Run(ctx, 2); err == nil || !strings.Contains(err.Error(), "runs once") {
+				t.Errorf("%s: Run after ShutDown returned %v, want \"a Controller runs once\"", s.name, err)
 			}
 		})
 	}

@@ -66,20 +66,59 @@ type Options struct {
 // Each is optional.
 // With NewQueue and RateLimiter above, and the logger in Run's context and
 // the transport of NewForConfig's rest.Config, they are every seam a
-// watcher needs: none changes what the controller does or how
-// concurrently it does it.
+// watcher needs. A seam left nil costs nothing; a wrapper in one runs on
+// the controller's goroutines and adds whatever synchronisation it takes
+// (observe's doc.go says exactly what its Tracer adds), so the race checks
+// run unwatched too.
 type Seams struct {
 	// Informers wraps the informers: their handlers and their reads.
 	Informers func(Informers) Informers
 	// Recorder wraps the event recorder, given or made by Run.
 	Recorder func(record.EventRecorder) record.EventRecorder
-	// Sync wraps a worker's reconcile of one key: syncHandler, recovered
-	// from panics.
+	// Sync wraps a worker's reconcile of one key: syncFoo, recovered
+	// from panics; the Controller's syncHandler is what it returns.
 	Sync func(SyncFunc) SyncFunc
 }
 
 // SyncFunc is a reconcile of one key, as processNextWorkItem calls it.
 type SyncFunc func(ctx context.Context, objectRef informer.ObjectName) error
+
+// drainTimeout is DrainTimeout, or its default.
+func (o Options) drainTimeout() time.Duration {
+	if o.DrainTimeout <= 0 {
+		return DefaultDrainTimeout
+	}
+	return o.DrainTimeout
+}
+
+// informers and sync apply the seams that are set.
+func (s Seams) informers(in Informers) Informers {
+	if s.Informers == nil {
+		return in
+	}
+	return s.Informers(in)
+}
+
+func (s Seams) sync(next SyncFunc) SyncFunc {
+	if s.Sync == nil {
+		return next
+	}
+	return s.Sync(next)
+}
+
+// queue builds the workqueue: NewQueue around RateLimiter, or their
+// defaults (sample-controller's NewController builds its queue and rate
+// limiter in place).
+func (o Options) queue() Queue {
+	limiter, newQueue := o.RateLimiter, o.NewQueue
+	if limiter == nil {
+		limiter = DefaultRateLimiter()
+	}
+	if newQueue == nil {
+		newQueue = DefaultQueue(o.MetricsProvider)
+	}
+	return newQueue(limiter)
+}
 
 // DefaultRateLimiter is the rate limiter a Controller uses unless Options
 // give one: the workqueue's DefaultTypedControllerRateLimiter.

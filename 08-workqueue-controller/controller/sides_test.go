@@ -143,20 +143,26 @@ type readOnly struct {
 	seen map[runtime.Object]runtime.Object // the cached object → its copy
 }
 
-func (r *readOnly) GetFoo(namespace, name string) (*unstructured.Unstructured, error) {
-	foo, err := r.Informers.GetFoo(namespace, name)
-	if err == nil {
-		r.keep(foo, foo.DeepCopy())
-	}
-	return foo, err
+func (r *readOnly) FoosLister() controller.FooLister {
+	foos := r.Informers.FoosLister()
+	return controller.FooListerFunc(func(namespace, name string) (*unstructured.Unstructured, error) {
+		foo, err := foos.Foos(namespace).Get(name)
+		if err == nil {
+			r.keep(foo, foo.DeepCopy())
+		}
+		return foo, err
+	})
 }
 
-func (r *readOnly) GetDeployment(namespace, name string) (*appsv1.Deployment, error) {
-	d, err := r.Informers.GetDeployment(namespace, name)
-	if err == nil {
-		r.keep(d, d.DeepCopy())
-	}
-	return d, err
+func (r *readOnly) DeploymentsLister() controller.DeploymentLister {
+	deployments := r.Informers.DeploymentsLister()
+	return controller.DeploymentListerFunc(func(namespace, name string) (*appsv1.Deployment, error) {
+		d, err := deployments.Deployments(namespace).Get(name)
+		if err == nil {
+			r.keep(d, d.DeepCopy())
+		}
+		return d, err
+	})
 }
 
 // keep remembers the first copy of obj.

@@ -1,11 +1,11 @@
-// Mirrors kubernetes/sample-controller controller.go: syncHandler,
-// updateFooStatus and newDeployment.
+// Mirrors kubernetes/sample-controller controller.go: syncHandler (here
+// syncFoo, behind the syncHandler field: controller.go), updateFooStatus
+// and newDeployment.
 
 package controller
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -14,12 +14,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	"k8s.io/utils/ptr"
 
 	informer "informer-from-scratch/06-sharedinformer"
 )
 
-// syncHandler compares the actual state with the desired, and attempts to
+// syncFoo compares the actual state with the desired, and attempts to
 // converge the two: it makes sure the Foo's Deployment exists, is
 // controlled by the Foo and has the Foo's replicas, then writes the
 // Deployment's available replicas into the Foo's status.
@@ -28,12 +27,13 @@ import (
 // key (there is none to read: only the key travels). An error means "try
 // again later": the worker re-queues the key with the rate limiter, and the
 // next attempt starts again from the listers' state then.
-func (c *Controller) syncHandler(ctx context.Context, objectRef informer.ObjectName) error {
-	cached, err := c.informers.GetFoo(objectRef.Namespace, objectRef.Name)
+func (c *Controller) syncFoo(ctx context.Context, objectRef informer.ObjectName) error {
+	cached, err := c.foosLister.Foos(objectRef.Namespace).Get(objectRef.Name)
 	if err != nil {
 		if apierrors.IsNotFound(err) {
 			// The Foo is gone; so will its Deployment be, through its
 			// owner reference. Nothing to do, and nothing to retry.
+			utilruntime.HandleErrorWithContext(ctx, err, "Foo referenced by item in work queue no longer exists", "objectReference", objectRef)
 			return nil
 		}
 		return err
@@ -50,12 +50,12 @@ func (c *Controller) syncHandler(ctx context.Context, objectRef informer.ObjectN
 	if deploymentName == "" {
 		// As sample-controller: absorb the error instead of retrying; the
 		// next change of the Foo queues it again.
-		utilruntime.HandleError(fmt.Errorf("%s: deployment name must be specified", objectRef))
+		utilruntime.HandleErrorWithContext(ctx, nil, "Deployment name missing from object reference", "objectReference", objectRef)
 		return nil
 	}
 
 	changed := false
-	deployment, err := c.informers.GetDeployment(foo.Namespace, deploymentName)
+	deployment, err := c.deploymentsLister.Deployments(foo.Namespace).Get(deploymentName)
 	if apierrors.IsNotFound(err) {
 		deployment, err = c.kubeclientset.AppsV1().Deployments(foo.Namespace).Create(ctx, newDeployment(foo), metav1.CreateOptions{FieldManager: FieldManager})
 		changed = true
@@ -68,7 +68,7 @@ func (c *Controller) syncHandler(ctx context.Context, objectRef informer.ObjectN
 	if !metav1.IsControlledBy(deployment, foo) {
 		msg := fmt.Sprintf(MessageResourceExists, deployment.Name)
 		c.recorder.Event(foo, corev1.EventTypeWarning, ErrResourceExists, msg)
-		return errors.New(msg)
+		return fmt.Errorf("%s", msg)
 	}
 
 	if foo.Spec.Replicas != nil && (deployment.Spec.Replicas == nil || *foo.Spec.Replicas != *deployment.Spec.Replicas) {
@@ -77,7 +77,7 @@ func (c *Controller) syncHandler(ctx context.Context, objectRef informer.ObjectN
 		// the update fails with a conflict if the Deployment changed since
 		// the cache saw it; the retry then starts from the newer state.
 		deploymentCopy := deployment.DeepCopy()
-		deploymentCopy.Spec.Replicas = ptr.To(*foo.Spec.Replicas)
+		deploymentCopy.Spec.Replicas = foo.Spec.Replicas // foo is a copy already
 		deployment, err = c.kubeclientset.AppsV1().Deployments(foo.Namespace).Update(ctx, deploymentCopy, metav1.UpdateOptions{FieldManager: FieldManager})
 		if err != nil {
 			return err
@@ -95,6 +95,21 @@ func (c *Controller) syncHandler(ctx context.Context, objectRef informer.ObjectN
 	return nil
 }
 
+// recovered runs sync, turning a panic into an error, so that a bug in one
+// reconcile retries one key instead of ending the process.
+// (sample-controller calls its syncHandler directly, and a panic ends the
+// process.)
+func recovered(sync SyncFunc) SyncFunc {
+	return func(ctx context.Context, objRef informer.ObjectName) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("controller: the reconcile of %s panicked: %v", objRef, r)
+			}
+		}()
+		return sync(ctx, objRef)
+	}
+}
+
 // updateFooStatus writes the Deployment's available replicas into the
 // Foo's status, through the status subresource, unless it is there
 // already. cached is the lister's object: it is copied, never changed.
@@ -104,9 +119,7 @@ func (c *Controller) updateFooStatus(ctx context.Context, cached *unstructured.U
 		return false, nil
 	}
 	fooCopy := cached.DeepCopy()
-	if err := unstructured.SetNestedField(fooCopy.Object, int64(deployment.Status.AvailableReplicas), "status", "availableReplicas"); err != nil {
-		return false, err
-	}
+	fooCopy.Object["status"] = map[string]any{"availableReplicas": int64(deployment.Status.AvailableReplicas)}
 	_, err := c.fooclient.Namespace(fooCopy.GetNamespace()).UpdateStatus(ctx, fooCopy, metav1.UpdateOptions{FieldManager: FieldManager})
 	return err == nil, err
 }

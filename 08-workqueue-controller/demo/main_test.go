@@ -419,7 +419,7 @@ func TestBreakSwitchesShowTheirFailure(t *testing.T) {
 			`Step 9: Change a Foo while a worker holds its key`,
 			`worker +sync +stage08/example +worker (\d)`,
 			`spec\.replicas 4 → 5`,
-			`workqueue +Get +stage08/example +len=\d+ dirty=\d+`,
+			`workqueue +Get +stage08/example`, // no len: the switch's queue is not the one the tracer builds
 			`worker +sync +stage08/example +worker \d`,
 			`--break=dirty-set: worker \d took it, while worker \d held stage08/example: two reconciles of one Foo at once`,
 			`Step 10: Shut down`,

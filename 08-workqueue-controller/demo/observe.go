@@ -15,7 +15,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"informer-from-scratch/08-workqueue-controller/observe"
@@ -31,10 +30,6 @@ type trace struct {
 	tl    *timeline.Timeline
 	dirty func() int64 // the workqueue's depth metric: the keys marked dirty
 
-	// shuttingDown is set once the controller has begun its shutdown:
-	// from then on the queue drops every Add.
-	shuttingDown atomic.Bool
-
 	mu    sync.Mutex
 	steps []observe.Step
 	last  time.Time // when the last step came
@@ -46,9 +41,6 @@ type trace struct {
 // observe is the controller's Observer: it runs on the informers' handler
 // goroutines and on the workers, so it only prints and appends.
 func (t *trace) observe(s observe.Step) {
-	if s.Layer == observe.LayerController && s.Op == "ShutDownWithDrain" {
-		t.shuttingDown.Store(true)
-	}
 	dirty := t.dirty()
 	f := t.fields(s, dirty)
 	if s.Layer == observe.LayerWrite && s.Op != "EVENT" { // an Event is recorded, not answered
@@ -152,7 +144,11 @@ func (t *trace) detail(s observe.Step, dirty int64) string {
 		parts = append(parts, "key "+s.Key)
 	}
 	if s.Op == "AddRateLimited" {
-		parts = append(parts, fmt.Sprintf("requeue %d: back in %v", s.Requeues, s.Delay))
+		if strings.HasPrefix(s.Detail, "dropped") {
+			parts = append(parts, fmt.Sprintf("requeue %d", s.Requeues)) // the delay would have been s.Delay
+		} else {
+			parts = append(parts, fmt.Sprintf("requeue %d: back in %v", s.Requeues, s.Delay))
+		}
 	}
 	if s.Len >= 0 {
 		parts = append(parts, fmt.Sprintf("len=%d dirty=%d", s.Len, dirty))

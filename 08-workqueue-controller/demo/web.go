@@ -54,7 +54,7 @@ func (t *trace) fields(s observe.Step, dirty int64) map[string]string {
 		set(webview.FieldDelay, s.Delay.String())
 		set(webview.FieldRequeues, strconv.Itoa(s.Requeues))
 	}
-	if s.Layer == observe.LayerQueue && s.Op == "Add" && strings.HasPrefix(s.Detail, "dropped") {
+	if s.Layer == observe.LayerQueue && strings.HasPrefix(s.Detail, "dropped") { // an Add, or an AddRateLimited
 		set(webview.FieldDropped, "true")
 	}
 	if s.Sent {

@@ -39,9 +39,14 @@ func (in *observedInformers) fooCall(op string, obj any) (done func()) {
 }
 
 // deploymentCall is a Deployment handler's row: the Foo that controls it,
-// whose key the handler queues, or why nothing is queued. While the
-// handler runs, its own read of that Foo (is it an orphan?) is not a
-// reconcile's: GetFoo leaves it off the timeline.
+// whose key the handler queues, or why nothing is queued. Whether that Foo
+// is in the cache (an orphan's is not, and nothing is queued) the handler
+// finds out itself, from the Foo lister: the row waits for that read
+// (pending) and is made when the read returns, so it says what the read
+// found and still comes before the Add the handler makes next. A handler
+// that returns without reading makes its row then. The tracer reads no
+// cache of its own. (A reconcile's read of the same Foo at that instant is
+// taken for the handler's.)
 func (in *observedInformers) deploymentCall(op string, obj any) (done func()) {
 	done = func() {}
 	if d, ok := obj.(informer.DeletedFinalStateUnknown); ok {
@@ -59,27 +64,40 @@ func (in *observedInformers) deploymentCall(op string, obj any) (done func()) {
 		return done
 	}
 	key := object.GetNamespace() + "/" + ref.Name
-	if _, err := in.Informers.GetFoo(object.GetNamespace(), ref.Name); err != nil {
-		in.t.step(Step{Layer: LayerHandler, Op: op, Key: key, Object: deployment, Err: err,
-			Detail: "orphan: its Foo is not in the cache, ignored"})
-	} else {
-		in.t.step(Step{Layer: LayerHandler, Op: op, Key: key, Object: deployment,
-			Detail: "rv=" + object.GetResourceVersion() + ", controlled by Foo " + ref.Name})
-	}
 	in.t.mu.Lock()
-	in.t.handlerReads[key]++
+	in.t.pending[key] = &Step{Layer: LayerHandler, Op: op, Key: key, Object: deployment,
+		Detail: "rv=" + object.GetResourceVersion() + ", controlled by Foo " + ref.Name}
 	in.t.mu.Unlock()
 	return func() {
-		in.t.mu.Lock()
-		in.t.handlerReads[key]--
-		in.t.mu.Unlock()
+		if s := in.t.takePending(key); s != nil {
+			in.t.step(*s)
+		}
 	}
 }
 
-// GetFoo reads a Foo from the cache, and reports it as the read of the
-// worker reconciling it.
-func (in *observedInformers) GetFoo(namespace, name string) (*unstructured.Unstructured, error) {
-	foo, err := in.Informers.GetFoo(namespace, name)
+// takePending takes the row of a Deployment handler's call waiting for its
+// read of the Foo key, or nil.
+func (t *Tracer) takePending(key string) *Step {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.pending[key]
+	delete(t.pending, key)
+	return s
+}
+
+// FoosLister reads Foos from the cache, and reports each read: as the read
+// of the worker reconciling the Foo, or as what a Deployment handler found.
+func (in *observedInformers) FoosLister() controller.FooLister {
+	foos := in.Informers.FoosLister()
+	return controller.FooListerFunc(func(namespace, name string) (*unstructured.Unstructured, error) {
+		foo, err := foos.Foos(namespace).Get(name)
+		in.fooRead(namespace, name, foo, err)
+		return foo, err
+	})
+}
+
+// fooRead is a read of a Foo's row.
+func (in *observedInformers) fooRead(namespace, name string, foo *unstructured.Unstructured, err error) {
 	key := namespace + "/" + name
 	s := Step{Layer: LayerLister, Op: "Get", Key: key, Object: "Foo " + key, Worker: in.t.workerFor(key), Err: err}
 	if err == nil {
@@ -96,26 +114,33 @@ func (in *observedInformers) GetFoo(namespace, name string) (*unstructured.Unstr
 			in.t.mu.Unlock()
 		}
 	}
-	in.t.mu.Lock()
-	handlerRead := in.t.handlerReads[key] > 0
-	in.t.mu.Unlock()
-	if s.Worker != 0 && !handlerRead {
-		in.t.step(s) // a handler's own check for an orphan is not a reconcile's read
+	if handler := in.t.takePending(key); handler != nil {
+		// The Deployment handler's read: its row says what it found.
+		if err != nil {
+			handler.Err, handler.Detail = err, "orphan: its Foo is not in the cache, ignored"
+		}
+		in.t.step(*handler)
+		return
 	}
-	return foo, err
+	if s.Worker != 0 {
+		in.t.step(s)
+	}
 }
 
-// GetDeployment reads a Deployment from the cache, and reports it as the
-// read of the worker reconciling its Foo.
-func (in *observedInformers) GetDeployment(namespace, name string) (*appsv1.Deployment, error) {
-	d, err := in.Informers.GetDeployment(namespace, name)
-	fooKey := in.t.fooOf(namespace + "/" + name)
-	s := Step{Layer: LayerLister, Op: "Get", Key: fooKey, Object: "Deployment " + namespace + "/" + name, Worker: in.t.workerFor(fooKey), Err: err}
-	if err == nil {
-		s.Detail = fmt.Sprintf("rv=%s spec.replicas=%s status.availableReplicas=%d", d.ResourceVersion, replicas(d.Spec.Replicas), d.Status.AvailableReplicas)
-	}
-	in.t.step(s)
-	return d, err
+// DeploymentsLister reads Deployments from the cache, and reports each read
+// as the read of the worker reconciling their Foo.
+func (in *observedInformers) DeploymentsLister() controller.DeploymentLister {
+	deployments := in.Informers.DeploymentsLister()
+	return controller.DeploymentListerFunc(func(namespace, name string) (*appsv1.Deployment, error) {
+		d, err := deployments.Deployments(namespace).Get(name)
+		fooKey := in.t.fooOf(namespace + "/" + name)
+		s := Step{Layer: LayerLister, Op: "Get", Key: fooKey, Object: "Deployment " + namespace + "/" + name, Worker: in.t.workerFor(fooKey), Err: err}
+		if err == nil {
+			s.Detail = fmt.Sprintf("rv=%s spec.replicas=%s status.availableReplicas=%d", d.ResourceVersion, replicas(d.Spec.Replicas), d.Status.AvailableReplicas)
+		}
+		in.t.step(s)
+		return d, err
+	})
 }
 
 // fooOf is the key of the Foo whose Deployment is deployment ("ns/name").

@@ -37,11 +37,14 @@ type Step struct {
 	Worker int
 	// Detail is free text for a person: a resourceVersion, a replica count.
 	Detail string
-	// Len is the workqueue's length right after a workqueue step (-1 for
-	// other steps): the keys waiting, not counting those being processed.
+	// Len is the workqueue's length on a Get row and on the controller's
+	// Synced and ShutDownWithDrain rows (-1 elsewhere, and when the Tracer
+	// did not build the queue): the keys waiting, not counting those being
+	// processed, as the queue's storage last counted them.
 	Len int
 	// Delay is how long AddRateLimited made the key wait, and Requeues how
-	// many times it has been rate-limited since it was last forgotten.
+	// many times it has been rate-limited since it was last forgotten
+	// (counted by the Tracer: the limiter's When calls since its Forget).
 	Delay    time.Duration
 	Requeues int
 	// Err is the error of a failed read, write or reconcile.
@@ -52,7 +55,7 @@ type Step struct {
 }
 
 // Observer receives every Step, synchronously, on the goroutine that took
-// it (an informer's handler goroutine, a worker, or the one holding the
-// workqueue's lock). It must return quickly and must not call back into
-// the controller.
+// it (an informer's handler goroutine, a worker, or Run's), holding none of
+// the controller's locks. It must return quickly (the goroutine waits for
+// it) and must not call back into the controller.
 type Observer func(Step)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"k8s.io/client-go/rest"
 	"k8s.io/klog/v2"
@@ -16,6 +17,14 @@ import (
 // Tracer watches one Controller.
 type Tracer struct {
 	observe Observer
+
+	// shuttingDown is set when the controller calls its queue's
+	// ShutDownWithDrain or ShutDown: from then on the queue drops every
+	// key, and the rows predict it.
+	shuttingDown atomic.Bool
+	// length is the length of the queue the tracer built (lenStorage);
+	// nil when Options gave a NewQueue of their own.
+	length *atomic.Int64
 
 	mu sync.Mutex
 	// holding lists the workers reconciling each key, from the start of a
@@ -31,24 +40,27 @@ type Tracer struct {
 	// learned from the Foo reads, so that a Deployment read or write is
 	// known to be the reconcile of its Foo.
 	deploymentOf map[string]string
-	// queue is the workqueue the controller got, for its length.
-	queue controller.Queue
 	// workers is how many workers Run said it starts.
 	workers int
-	// handlerReads counts, per Foo key, the Deployment handlers running
-	// for it: their reads of the Foo are theirs, not a reconcile's.
-	handlerReads map[string]int
+	// requeues counts, per key, the delays the rate limiter handed out
+	// since the key's last Forget.
+	requeues map[string]int
+	// pending holds, per Foo key, the row of a Deployment handler's call
+	// until the handler's read of that Foo says whether it is an orphan
+	// (see deploymentCall).
+	pending map[string]*Step
 }
 
 // New returns a Tracer that hands every Step to observe.
 func New(observe Observer) *Tracer {
-	return &Tracer{observe: observe, holding: map[string][]int{}, ended: map[string][]int{}, deploymentOf: map[string]string{}, handlerReads: map[string]int{}}
+	return &Tracer{observe: observe, holding: map[string][]int{}, ended: map[string][]int{},
+		deploymentOf: map[string]string{}, requeues: map[string]int{}, pending: map[string]*Step{}}
 }
 
 // Options returns opts with the Tracer's seams: the queue (opts.NewQueue's,
-// or ours), the rate limiter, the informers, the reconcile and the
-// recorder, each wrapped. Seams already in opts stay, inside the
-// Tracer's.
+// or ours on a storage that counts its length), the rate limiter, the
+// informers, the reconcile and the recorder, each wrapped. Seams already
+// in opts stay, inside the Tracer's.
 func (t *Tracer) Options(opts controller.Options) controller.Options {
 	limiter := opts.RateLimiter
 	if limiter == nil {
@@ -57,14 +69,11 @@ func (t *Tracer) Options(opts controller.Options) controller.Options {
 	opts.RateLimiter = &observedLimiter{RateLimiter: limiter, t: t}
 	newQueue := opts.NewQueue
 	if newQueue == nil {
-		newQueue = controller.DefaultQueue(opts.MetricsProvider)
+		t.length = new(atomic.Int64)
+		newQueue = countedQueue(opts.MetricsProvider, t.length)
 	}
 	opts.NewQueue = func(l controller.RateLimiter) controller.Queue {
-		q := &observedQueue{Queue: newQueue(l), t: t}
-		t.mu.Lock()
-		t.queue = q.Queue
-		t.mu.Unlock()
-		return q
+		return &observedQueue{Queue: newQueue(l), t: t}
 	}
 	d := opts.Seams
 	opts.Seams.Informers = func(in controller.Informers) controller.Informers {
@@ -155,13 +164,26 @@ func (t *Tracer) done(key string) int {
 	return worker
 }
 
-// queueLen is the workqueue's length now, or -1 before there is one.
+// queueLen is the length of the queue the tracer built, as its storage
+// last counted it; -1 for a queue of Options.NewQueue's, or none yet.
 func (t *Tracer) queueLen() int {
-	t.mu.Lock()
-	q := t.queue
-	t.mu.Unlock()
-	if q == nil {
+	if t.length == nil {
 		return -1
 	}
-	return q.Len()
+	return int(t.length.Load())
+}
+
+// requeued counts one more delay for key, and returns the count.
+func (t *Tracer) requeued(key string) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.requeues[key]++
+	return t.requeues[key]
+}
+
+// forgot resets key's count.
+func (t *Tracer) forgot(key string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.requeues, key)
 }

@@ -45,14 +45,17 @@ func (t *Tracer) transport(next http.RoundTripper) http.RoundTripper {
 		w.fooKey = t.fooKeyOf(w)
 		t.step(Step{Layer: LayerWrite, Op: w.verb, Key: w.fooKey, Object: w.object, Worker: worker, Detail: w.detail, Sent: true})
 		resp, err := next.RoundTrip(req)
-		done := Step{Layer: LayerWrite, Op: w.verb, Key: w.fooKey, Object: w.object, Worker: worker}
-		switch {
-		case err != nil:
-			done.Err = err
-		case resp.StatusCode >= 300:
-			done.Err = statusError(resp)
-		default:
-			done.Detail = strings.TrimSpace(w.detail + " → " + answered(resp))
+		done := Step{Layer: LayerWrite, Op: w.verb, Key: w.fooKey, Object: w.object, Worker: worker, Err: err}
+		if err == nil {
+			body, readErr := readAnswer(resp)
+			switch {
+			case readErr != nil:
+				done.Err = readErr // the answer was cut: the client gets this error too
+			case resp.StatusCode >= 300:
+				done.Err = statusError(resp, body)
+			default:
+				done.Detail = strings.TrimSpace(w.detail + " → " + answered(body))
+			}
 		}
 		t.step(done)
 		return resp, err
@@ -138,15 +141,29 @@ func peekBody(req *http.Request) map[string]any {
 	return decode(b)
 }
 
-// answered is a successful answer's new resourceVersion.
-func answered(resp *http.Response) string {
+// readAnswer reads a response's body for the answer's row, and gives the
+// client the same: the bytes read, then, if the read broke (a connection
+// cut under a response), the same error. The client then fails as it would
+// unwatched, on the network's error, not on half an object.
+func readAnswer(resp *http.Response) ([]byte, error) {
 	b, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	resp.Body = io.NopCloser(bytes.NewReader(b))
+	var body io.Reader = bytes.NewReader(b)
 	if err != nil {
-		return ""
+		body = io.MultiReader(body, errReader{err})
 	}
-	if rv, ok := nested(decode(b), "metadata", "resourceVersion"); ok {
+	resp.Body = io.NopCloser(body)
+	return b, err
+}
+
+// errReader fails every Read with err.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+
+// answered is a successful answer's new resourceVersion.
+func answered(body []byte) string {
+	if rv, ok := nested(decode(body), "metadata", "resourceVersion"); ok {
 		return fmt.Sprintf("rv=%v", rv)
 	}
 	return ""
@@ -173,10 +190,7 @@ func decode(b []byte) map[string]any {
 // statusError is a refused write's error, as the client returns it: the
 // API's StatusError from the Status in the body (apierrors.IsConflict and
 // the like work on it), or the HTTP status.
-func statusError(resp *http.Response) error {
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	resp.Body = io.NopCloser(bytes.NewReader(b))
+func statusError(resp *http.Response, b []byte) error {
 	var st metav1.Status
 	if json.Unmarshal(b, &st) != nil {
 		// A typed client speaks protobuf, and so does the answer.

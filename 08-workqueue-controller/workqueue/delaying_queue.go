@@ -125,7 +125,12 @@ type delayingType[T comparable] struct {
 
 // AddAfter adds item to the queue once duration has passed. Zero or less
 // adds it at once. If the item is already waiting, the earlier deadline
-// wins. After ShutDown it does nothing.
+// wins. Once the shutdown has begun (ShutDown, or ShutDownWithDrain, which
+// makes the queue inside refuse items before it stops the waiting loop), it
+// returns at once, whatever the delay: nothing is added and no retry is
+// counted (TestNothingIsAddedOnceShutDownHasBegun). An AddAfter already
+// past that check when the shutdown begins is dropped: its item never
+// reaches the queue.
 func (q *delayingType[T]) AddAfter(item T, duration time.Duration) {
 	if q.items.refused(item) {
 		return
@@ -154,10 +159,15 @@ func (q *delayingType[T]) ShutDown() {
 	q.stopWaitingLoop()
 }
 
-// ShutDownWithDrain stops the waiting loop (dropping items still waiting for
-// their deadline, as ShutDown does), then shuts the queue down and waits
-// until every item handed out has been Done.
+// ShutDownWithDrain shuts the queue inside down, so that it refuses new
+// items from now on, stops the waiting loop (dropping items still waiting
+// for their deadline, as ShutDown does), then waits until every item
+// handed out has been Done.
 func (q *delayingType[T]) ShutDownWithDrain() {
+	// Refuse first: an AddAfter(item, 0) between the loop's stop and the
+	// drain would otherwise still reach the queue inside
+	// (TestAddAfterDuringADrainAddsNothing).
+	q.TypedInterface.ShutDown()
 	q.stopWaitingLoop()
 	q.TypedInterface.ShutDownWithDrain()
 }

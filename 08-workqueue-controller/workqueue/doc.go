@@ -18,6 +18,13 @@
 // NewNamedRateLimitingQueue, …) are left out: only client-go's own tests use
 // them, and proving-ground/conformance's adapter declares them for those.
 //
+// Read queue.go (the two sets), delaying_queue.go and waiting_heap.go,
+// default_rate_limiters.go and item_rate_limiters.go, then
+// rate_limiting_queue.go; skip fifo.go, hashable.go and metrics.go on a
+// first reading. The functions marked //lab:08 are lab 08's: make lab-start 8
+// turns them into stubs for you to write
+// (docs/en/labs/08-workqueue-controller.md).
+//
 // Deliberate differences (see docs/en/08a-workqueue.md,
 // "Differences from client-go"):
 //   - Done of an item that is not being processed does nothing. client-go's
@@ -27,19 +34,24 @@
 //     ShutDownWithDrain, whether it re-queued its item or not. client-go's
 //     wakes one, and a second concurrent ShutDownWithDrain waits until
 //     something else wakes it (TestConcurrentShutDownWithDrainsAllReturn).
-//   - The delaying queue's ShutDownWithDrain stops its waiting loop, and its
-//     ShutDown returns once the loop has returned. client-go's delaying queue
-//     has no ShutDownWithDrain of its own, so its loop runs on until its next
-//     wake-up (up to the 10s heartbeat); and its ShutDown runs once, so a
-//     ShutDown meant to end a drain that began after an earlier ShutDown does
-//     not reach the queue inside (TestShutDownWithDrainStopsTheWaitingLoop,
+//   - The delaying queue's ShutDownWithDrain stops its waiting loop (after
+//     shutting the queue inside down, so that it refuses items from its
+//     first line on, as client-go's drain does:
+//     TestAddAfterDuringADrainAddsNothing), and its ShutDown returns once the
+//     loop has returned. client-go's delaying queue has no ShutDownWithDrain
+//     of its own, so its loop runs on until its next wake-up (up to the 10s
+//     heartbeat); and its ShutDown runs once, so a ShutDown meant to end a
+//     drain that began after an earlier ShutDown does not reach the queue
+//     inside (TestShutDownWithDrainStopsTheWaitingLoop,
 //     TestShutDownEndsADrainAfterAnEarlierShutDown).
 //   - An item that cannot be a map key (an interface holding a slice, map or
 //     func, such as a corev1.Pod value on an untyped queue) is refused with
-//     an error through utilruntime.HandleError. client-go's Add panics; its
-//     AddAfter panics in the waiting loop's goroutine, which crashes the
-//     process (TestUnhashableItemsAreRefused). A per-item rate limiter used
-//     on its own still panics on such an item, as client-go's does.
+//     an error through utilruntime.HandleError, at the ways in: Add,
+//     AddAfter and AddRateLimited. client-go's Add panics; its AddAfter
+//     panics in the waiting loop's goroutine, which crashes the process
+//     (TestUnhashableItemsAreRefused). Done, Forget and NumRequeues, which
+//     take what Get handed out, panic on such an item as client-go's do, and
+//     so does a per-item rate limiter used on its own.
 //   - A nil rate limiter, or a nil one inside NewTypedMaxOfRateLimiter or
 //     NewTypedWithMaxWaitRateLimiter, never makes an item wait; the zero
 //     values of the limiter types work (wait 0). client-go panics on each
@@ -58,7 +70,10 @@
 // even one that a Done during the drain has just put back there because it
 // was added again while processed (workers get those until Get reports
 // shutdown; TestDrainReturnsWithTheReQueuedItemStillQueued); items waiting
-// in the delaying queue's heap at shutdown are dropped; the token bucket
+// in the delaying queue's heap at shutdown are dropped; once the shutdown
+// has begun, AddAfter adds nothing whatever its delay, but AddRateLimited
+// still asks the limiter, which counts a requeue for an item it then drops
+// (TestNothingIsAddedOnceShutDownHasBegun); the token bucket
 // reads the real time whatever clock the queue has; and the metrics' depth
 // counts items added while processing before they are back in the queue.
 //

@@ -1,5 +1,8 @@
-// Mirrors k8s.io/client-go v0.37.2 util/workqueue/queue.go: Queue (the storage
-// interface), DefaultQueue and the slice-backed queue behind it.
+// An allocation optimisation a reader may skip: the FIFO behind the queue,
+// in client-go's order, reusing its array (queue.go needs only the Queue
+// interface below). Mirrors k8s.io/client-go v0.37.2 util/workqueue/queue.go:
+// Queue (the storage interface), DefaultQueue and the slice-backed queue
+// behind it.
 
 package workqueue
 

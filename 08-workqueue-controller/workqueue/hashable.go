@@ -1,6 +1,7 @@
 // Ours: client-go has no counterpart. Its queues index items in maps, so an
 // item whose dynamic type is not comparable panics there ("hash of unhashable
-// type"); ours refuses it with an error instead.
+// type"); ours refuses it with an error instead, at the ways in: Add,
+// AddAfter and AddRateLimited. Everything else takes items Get handed out.
 
 package workqueue
 

@@ -159,6 +159,10 @@ var _ TypedInterface[string] = &Typed[string]{}
 // queued twice; an item being processed is queued again when its worker
 // calls Done. After ShutDown, Add does nothing.
 //
+// An item that cannot be a map key is refused here, at the way in (see
+// hashable.go): Get, Done and the rest then only ever see items Add let
+// through.
+//
 //lab:08
 func (q *Typed[T]) Add(item T) {
 	if q.items.refused(item) {
@@ -227,19 +231,13 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 //
 //lab:08
 func (q *Typed[T]) Done(item T) {
-	if q.items.refused(item) {
-		return
-	}
 	q.cond.L.Lock()
 	defer q.cond.L.Unlock()
-	// Delete, then see whether it was there: one map operation instead of
-	// two on the path every item takes.
-	before := q.processing.Len()
-	q.processing.Delete(item)
-	if q.processing.Len() == before {
-		return // not being processed
+	if !q.processing.Has(item) {
+		return // never handed out, or Done already
 	}
 	q.metrics.done(item)
+	q.processing.Delete(item)
 	if q.dirty.Has(item) {
 		q.queue.Push(item)
 		q.cond.Signal()

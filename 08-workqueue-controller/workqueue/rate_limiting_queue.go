@@ -97,7 +97,10 @@ type rateLimitingType[T comparable] struct {
 }
 
 // AddRateLimited asks the limiter how long item should wait (counting a
-// retry), then adds it after that long.
+// retry), then adds it after that long. After ShutDown the limiter is still
+// asked, and counts the requeue, and AddAfter then drops the item, as
+// client-go's does. An item that cannot be a map key is refused before
+// the limiter sees it (a per-item limiter would panic on it).
 func (q *rateLimitingType[T]) AddRateLimited(item T) {
 	if q.items.refused(item) {
 		return
@@ -107,16 +110,10 @@ func (q *rateLimitingType[T]) AddRateLimited(item T) {
 
 // NumRequeues is the limiter's count for item.
 func (q *rateLimitingType[T]) NumRequeues(item T) int {
-	if q.items.refused(item) {
-		return 0
-	}
 	return q.rateLimiter.NumRequeues(item)
 }
 
 // Forget clears item's count in the limiter.
 func (q *rateLimitingType[T]) Forget(item T) {
-	if q.items.refused(item) {
-		return
-	}
 	q.rateLimiter.Forget(item)
 }

@@ -37,8 +37,10 @@ func recordHandledErrors(t *testing.T) func() []string {
 // object by value (a corev1.Pod holds maps and slices) cannot be a map key.
 // client-go's Add panics with "hash of unhashable type"; its AddAfter would
 // panic in the waiting loop's goroutine and crash the process (not run here).
-// Ours refuses the item at every entry point, with an error that names its
-// type, and carries on.
+// Ours refuses the item at each way in (Add, AddAfter, AddRateLimited), with
+// an error that names its type, and carries on. Done, Forget and NumRequeues
+// take what Get handed out, so only a caller's bug brings them such an item:
+// they panic on it, as client-go's do.
 func TestUnhashableItemsAreRefused(t *testing.T) {
 	pod := corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "web", Labels: map[string]string{"app": "web"}}}
 
@@ -56,9 +58,6 @@ func TestUnhashableItemsAreRefused(t *testing.T) {
 		"Add":            func() { ours.Add(pod) },
 		"AddAfter":       func() { ours.AddAfter(pod, time.Millisecond) },
 		"AddRateLimited": func() { ours.AddRateLimited(pod) },
-		"Forget":         func() { ours.Forget(pod) },
-		"NumRequeues":    func() { ours.NumRequeues(pod) },
-		"Done":           func() { ours.Done(pod) },
 	}
 	for name, call := range calls {
 		if panics(call) {
@@ -69,6 +68,15 @@ func TestUnhashableItemsAreRefused(t *testing.T) {
 		t.Errorf("ours: %d errors reported for %d refused calls: %q", len(got), len(calls), got)
 	} else if !strings.Contains(got[0], "v1.Pod") || !strings.Contains(got[0], "namespace/name") {
 		t.Errorf("ours: the error does not name the type and say what to queue instead: %s", got[0])
+	}
+	for name, call := range map[string][2]func(){
+		"Done":        {func() { theirs.Done(pod) }, func() { ours.Done(pod) }},
+		"Forget":      {func() { theirs.Forget(pod) }, func() { ours.Forget(pod) }},
+		"NumRequeues": {func() { theirs.NumRequeues(pod) }, func() { ours.NumRequeues(pod) }},
+	} {
+		if p, q := panics(call[0]), panics(call[1]); !p || !q {
+			t.Errorf("%s of a Pod value no Get handed out: client-go panicked %v, ours %v; want both to (only a caller's bug gets there)", name, p, q)
+		}
 	}
 
 	// The queue still works, and a hashable item of the same interface type

@@ -22,7 +22,7 @@ var lab08 = &Lab{
 			"not shutting down. Nothing waiting after that means shutting down: return the zero " +
 			"item and true. Otherwise pop the item, count it (q.metrics.get), move it from " +
 			"q.dirty to q.processing, and return it with false.",
-		"Typed.Done": "an item q.items refuses: return at once. Under q.cond.L: an item not in " +
+		"Typed.Done": "under q.cond.L: an item not in " +
 			"q.processing was never handed out, and nothing changes (client-go's Done would push " +
 			"it again). Otherwise take it out of q.processing and count it (q.metrics.done); if it " +
 			"is dirty (added again while a worker held it), queue it and wake one Get. Last, once " +
@@ -33,7 +33,7 @@ var lab08 = &Lab{
 			"included. Then, after the Get and not before it (a Get already waiting can return " +
 			"a key once the shutdown has begun): once c.workqueue is ShuttingDown, reconcile " +
 			"nothing: return false. Otherwise reconcile it with " +
-			"c.sync(ctx, key): after a success Forget it; after an error report it " +
+			"c.syncHandler(ctx, key): after a success Forget it; after an error report it " +
 			"(utilruntime.HandleErrorWithContext(ctx, err, \"Error syncing; requeuing for later " +
 			"retry\", \"objectReference\", key)) and AddRateLimited it; return true either way. " +
 			"Log for people and the demo's timeline: klog.FromContext(ctx).Info(" +

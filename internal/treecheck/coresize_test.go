@@ -19,7 +19,7 @@ import (
 // within a twentieth (a doc need not change with every edit), theirs exact.
 // Two stages have a goal as well: stage 06's informer no bigger than
 // client-go's shared_informer.go and controller.go, and stage 08's
-// controller no more than 1.5 times sample-controller's controller.go.
+// controller no more than 1.3 times sample-controller's controller.go.
 
 type sizeClaim struct {
 	pkg string // directory, relative to the repository
@@ -45,8 +45,8 @@ var sizeClaims = []sizeClaim{
 	{pkg: "07-factory/dynamicinformer", theirs: []string{"dynamic/dynamicinformer/informer.go"}},
 	{pkg: "08-workqueue-controller/workqueue", theirs: []string{"util/workqueue/queue.go", "util/workqueue/delaying_queue.go",
 		"util/workqueue/rate_limiting_queue.go", "util/workqueue/default_rate_limiters.go", "util/workqueue/metrics.go"}},
-	{pkg: "08-workqueue-controller/controller", files: []string{"controller.go", "handlers.go", "run.go", "sync.go"},
-		theirs: []string{"controller.go"}, sample: true, goal: 1.5},
+	{pkg: "08-workqueue-controller/controller", files: []string{"controller.go", "handlers.go", "run.go", "sync.go", "lifecycle.go"},
+		theirs: []string{"controller.go"}, sample: true, goal: 1.3},
 }
 
 // sampleControllerLines is sample-controller v0.37.1's controller.go,

@@ -95,7 +95,7 @@ const (
 	FieldDirty    = "dirty"    // the queue's depth metric, printed beside len
 	FieldDelay    = "delay"    // Step.Delay of an AddRateLimited, as time.Duration prints it
 	FieldRequeues = "requeues" // Step.Requeues of an AddRateLimited
-	FieldDropped  = "dropped"  // "true" on an Add the shutting-down queue refused
+	FieldDropped  = "dropped"  // "true" on an Add or AddRateLimited the shutting-down queue drops (a prediction: the row comes before the call)
 	FieldSent     = "sent"     // "true" on a write's first row, when its request left
 )
 
@@ -274,6 +274,12 @@ func workqueueRow(m *model, r timeline.Row, msg *Message) {
 			t = m.born(k, "", LaneWorker)
 		}
 		m.wq.retries++
+		if r.Fields[FieldDropped] != "" {
+			// The queue is shutting down: AddAfter drops it. The token stays
+			// with its worker until Done.
+			msg.Flash = &Flash{Lane: LaneQueued, Text: "AddRateLimited " + shortName(k) + ": dropped, shutting down"}
+			return
+		}
 		t.Label = shortName(k) + " retry " + r.Fields[FieldRequeues]
 		delay, _ := time.ParseDuration(r.Fields[FieldDelay])
 		m.wq.ready[t.ID] = r.Offset + delay

@@ -78,14 +78,18 @@ func (i *Informers) AddEventHandlers(foos, deployments informer.ResourceEventHan
 	return nil
 }
 
-// GetFoo reads a Foo from the dynamic informer's cache.
-func (i *Informers) GetFoo(namespace, name string) (*unstructured.Unstructured, error) {
-	return i.fooLister.Namespace(namespace).Get(name)
+// FoosLister reads Foos from the dynamic informer's cache.
+func (i *Informers) FoosLister() controller.FooLister {
+	return controller.FooListerFunc(func(namespace, name string) (*unstructured.Unstructured, error) {
+		return i.fooLister.Namespace(namespace).Get(name)
+	})
 }
 
-// GetDeployment reads a Deployment from the typed informer's cache.
-func (i *Informers) GetDeployment(namespace, name string) (*appsv1.Deployment, error) {
-	return i.deployments.Deployments(namespace).Get(name)
+// DeploymentsLister reads Deployments from the typed informer's cache.
+func (i *Informers) DeploymentsLister() controller.DeploymentLister {
+	return controller.DeploymentListerFunc(func(namespace, name string) (*appsv1.Deployment, error) {
+		return i.deployments.Deployments(namespace).Get(name)
+	})
 }
 
 // Start starts both factories' informers.
