@@ -98,7 +98,7 @@ type Controller struct {
 // Controller that will not run must be given back with ShutDown. On an
 // error, nothing is left registered or running.
 func NewController(kubeClient kubernetes.Interface, dynamicClient dynamic.Interface, informers Informers, opts Options) (*Controller, error) {
-	informers = opts.Seams.informers(informers)
+	informers = wrap(opts.Seams.Informers, informers)
 	c := &Controller{
 		kubeclientset:     kubeClient,
 		fooclient:         dynamicClient.Resource(crd.Foo.GVR()),
@@ -110,7 +110,7 @@ func NewController(kubeClient kubernetes.Interface, dynamicClient dynamic.Interf
 		wrapRecorder:      opts.Seams.Recorder,
 		drainTimeout:      opts.drainTimeout(),
 	}
-	c.syncHandler = opts.Seams.sync(recovered(c.syncFoo))
+	c.syncHandler = wrap(opts.Seams.Sync, recovered(c.syncFoo))
 
 	if err := informers.AddEventHandlers(c.fooHandler(), c.deploymentHandler()); err != nil {
 		c.workqueue.ShutDown()

@@ -48,8 +48,6 @@ func (c *Controller) startRecorder() (stop func()) {
 		c.recorder = broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: controllerAgentName})
 		stop = broadcaster.Shutdown
 	}
-	if c.wrapRecorder != nil {
-		c.recorder = c.wrapRecorder(c.recorder)
-	}
+	c.recorder = wrap(c.wrapRecorder, c.recorder)
 	return stop
 }

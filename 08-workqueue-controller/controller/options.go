@@ -5,6 +5,7 @@
 package controller
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"time"
@@ -85,25 +86,15 @@ type SyncFunc func(ctx context.Context, objectRef informer.ObjectName) error
 
 // drainTimeout is DrainTimeout, or its default.
 func (o Options) drainTimeout() time.Duration {
-	if o.DrainTimeout <= 0 {
-		return DefaultDrainTimeout
-	}
-	return o.DrainTimeout
+	return cmp.Or(max(o.DrainTimeout, 0), DefaultDrainTimeout)
 }
 
-// informers and sync apply the seams that are set.
-func (s Seams) informers(in Informers) Informers {
-	if s.Informers == nil {
-		return in
+// wrap applies a seam when it is set.
+func wrap[T any](seam func(T) T, part T) T {
+	if seam == nil {
+		return part
 	}
-	return s.Informers(in)
-}
-
-func (s Seams) sync(next SyncFunc) SyncFunc {
-	if s.Sync == nil {
-		return next
-	}
-	return s.Sync(next)
+	return seam(part)
 }
 
 // queue builds the workqueue: NewQueue around RateLimiter, or their
