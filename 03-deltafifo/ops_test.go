@@ -21,7 +21,7 @@ const (
 	opReplace
 	opResync
 	opPop
-	opPopBatch // RealFIFO only; a DeltaFIFO pops instead
+	opPopBatch // RealFIFO only; a DeltaFIFO's scenarios Pop instead
 	opBookmark // RealFIFO only
 	opClose
 	opKnownSet    // the consumer's store gains obj without the queue knowing
@@ -367,6 +367,9 @@ func decodeScenario(data []byte, realFIFO bool) (fifoConfig, []op) {
 		o := op{kind: opTable[int(b)%len(opTable)]}
 		if len(ops) == 0 && c.startWithReplace {
 			o.kind = opReplace
+		}
+		if o.kind == opPopBatch && !realFIFO {
+			o.kind = opPop // a DeltaFIFO has no PopBatch: say Pop, as it does
 		}
 		switch o.kind {
 		case opAdd, opUpdate, opDelete, opKnownSet, opKnownDelete:
