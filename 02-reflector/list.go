@@ -29,10 +29,10 @@ import (
 //     "" is a consistent read from etcd that should be paged).
 //
 // A LIST the server cannot serve at that resourceVersion (410 Expired, or
-// too large) is retried at once at "": the resourceVersion is marked
-// unavailable first, so the mark outlives a retry that fails too, and a
-// successful list clears it. The list's own resourceVersion becomes the last
-// synced one once the store took the items.
+// too large) is retried at once at "", and every LIST asks for "" from then
+// on until one succeeds: the next round's too, when the retry fails. The
+// list's own resourceVersion becomes the last synced one once the store took
+// the items.
 //
 // An answer it cannot use (a Table, something that is not a list or holds
 // no items) fails the round with an error, as does a store that refuses the

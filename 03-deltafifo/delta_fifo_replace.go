@@ -22,8 +22,8 @@ import (
 //     when KnownObjects cannot give back the last one, the tombstone holds
 //     none (a failed lookup is reported through utilruntime.HandleError).
 //
-// The first Replace also sets how many pops HasSynced waits for: the listed
-// keys plus the tombstones.
+// The first Replace also decides when HasSynced turns true: once every key
+// it queued, listed or tombstoned, has been popped.
 //
 //lab:03
 func (f *DeltaFIFO) Replace(list []interface{}, _ string) error {

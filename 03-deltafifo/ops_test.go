@@ -3,6 +3,7 @@ package deltafifo
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -20,7 +21,7 @@ const (
 	opReplace
 	opResync
 	opPop
-	opPopBatch // RealFIFO only; a DeltaFIFO pops instead
+	opPopBatch // RealFIFO only; a DeltaFIFO's scenarios Pop instead
 	opBookmark // RealFIFO only
 	opClose
 	opKnownSet    // the consumer's store gains obj without the queue knowing
@@ -221,27 +222,72 @@ func isDone(ch <-chan struct{}) bool {
 	}
 }
 
-// diffQueues runs ops on client-go's queue and on ours and reports any
-// difference, step by step. The diff comes before the ops: a random
-// scenario runs to a hundred ops, and a lab check shows a failure's first
-// thirty lines, which must hold what differs.
+// diffQueues runs ops on client-go's queue and on ours and reports the
+// first step where they differ. A random scenario runs to a hundred ops and
+// a lab check shows a failure's first thirty lines, so the report puts
+// first what a reader needs to find the cause, which may be several ops
+// before the step that shows it (a Replace that queued a wrong tombstone
+// shows when a Pop hands it out): the ops up to that step, then that
+// step's diff. The ops after it, for a replay, come last.
 func diffQueues(t *testing.T, c fifoConfig, ops []op, clientGo, ours *queueUnderTest) {
 	t.Helper()
 	want, got := runOps(clientGo, ops), runOps(ours, ops)
-	if diff := cmp.Diff(want, got); diff != "" {
-		first := 0
-		for first < len(want) && first < len(got) && cmp.Equal(want[first], got[first]) {
-			first++
-		}
-		t.Errorf("config %v\nfirst difference: op %d, %s\nsteps differ (-client-go +ours):\n%s\nops:\n  %s",
-			c, first, ops[min(first, len(ops)-1)], diff, joinOps(ops))
+	first := 0
+	for first < len(want) && first < len(got) && cmp.Equal(want[first], got[first]) {
+		first++
 	}
+	if first == len(want) && first == len(got) {
+		return
+	}
+	if first == len(want) || first == len(got) {
+		// runOps records one step per op on either side: cannot happen.
+		t.Fatalf("client-go recorded %d steps, ours %d, for %d ops", len(want), len(got), len(ops))
+	}
+	later := 0
+	for i := first + 1; i < len(want); i++ {
+		if !cmp.Equal(want[i], got[i]) {
+			later++
+		}
+	}
+	laterSteps := fmt.Sprintf("%d later steps differ too", later)
+	if later == 1 {
+		laterSteps = "1 later step differs too"
+	}
+	t.Errorf("config %v\nops, up to the first one after which the queues differ:\n  %s   <- here\n"+
+		"the step of op %d differs (-client-go +ours):\n%s"+
+		"%s; the ops after op %d:\n  %s",
+		c, joinOps(ops[:first+1]), first, stepDiff(want[first], got[first]),
+		laterSteps, first, joinOpsFrom(first+1, ops[first+1:]))
 }
 
-func joinOps(ops []op) string {
+// stepDiff shows two steps field by field, one line each, a differing field
+// twice: "-" client-go's, "+" ours. (cmp.Diff would break a long string
+// that differs in the middle into pieces.)
+func stepDiff(want, got step) string {
+	var b strings.Builder
+	w, g := reflect.ValueOf(want), reflect.ValueOf(got)
+	for i := range w.NumField() {
+		name := w.Type().Field(i).Name + ":"
+		wf, gf := fmt.Sprintf("%#v", w.Field(i).Interface()), fmt.Sprintf("%#v", g.Field(i).Interface())
+		if wf == gf {
+			fmt.Fprintf(&b, "    %-16s %s\n", name, wf)
+			continue
+		}
+		fmt.Fprintf(&b, "  - %-16s %s\n  + %-16s %s\n", name, wf, name, gf)
+	}
+	return b.String()
+}
+
+func joinOps(ops []op) string { return joinOpsFrom(0, ops) }
+
+// joinOpsFrom numbers ops from start, one a line.
+func joinOpsFrom(start int, ops []op) string {
+	if len(ops) == 0 {
+		return "(none)"
+	}
 	parts := make([]string, len(ops))
 	for i, o := range ops {
-		parts[i] = fmt.Sprintf("%2d %s", i, o)
+		parts[i] = fmt.Sprintf("%2d %s", start+i, o)
 	}
 	return strings.Join(parts, "\n  ")
 }
@@ -321,6 +367,9 @@ func decodeScenario(data []byte, realFIFO bool) (fifoConfig, []op) {
 		o := op{kind: opTable[int(b)%len(opTable)]}
 		if len(ops) == 0 && c.startWithReplace {
 			o.kind = opReplace
+		}
+		if o.kind == opPopBatch && !realFIFO {
+			o.kind = opPop // a DeltaFIFO has no PopBatch: say Pop, as it does
 		}
 		switch o.kind {
 		case opAdd, opUpdate, opDelete, opKnownSet, opKnownDelete:

@@ -70,13 +70,12 @@ func (p *ListPager) eachListChunkBuffered(ctx context.Context, options metav1.Li
 }
 
 // eachListChunk hands fn every page of the list, in order, the last one
-// (the page that comes without a continue token) included. The first
-// request carries the caller's options (Limit set to PageSize when the
-// caller left it 0), each later one the previous page's continue token. It
-// returns the first error, from ctx (checked before every request), PageFn
-// or fn, or for an answer that is not a list, and nil once fn has taken the
-// last page. It never falls back on an expired token: holding the whole
-// list is List's business.
+// included. The first request carries the caller's options (Limit set to
+// PageSize when the caller left it 0), each later one the previous page's
+// continue token. It returns the first error, from ctx (a cancelled context
+// sends no request), PageFn or fn, or for an answer that is not a list, and
+// nil once fn has taken the last page. It never falls back on an expired
+// token: holding the whole list is List's business.
 //
 //lab:01
 func (p *ListPager) eachListChunk(ctx context.Context, options metav1.ListOptions, fn func(page runtime.Object) error) error {

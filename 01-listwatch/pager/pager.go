@@ -88,7 +88,7 @@ type eachItemFunc func(obj runtime.Object, fn func(runtime.Object) error) error
 // A 410 Expired on page two or later (the token's snapshot was compacted)
 // makes it fall back, when FullListIfExpired, to one unpaginated LIST with
 // the caller's resourceVersion, whose answer (or error) it returns as is.
-// Any other error, or an expired first page, is returned.
+// Any other error is returned.
 //
 //lab:01
 func (p *ListPager) list(ctx context.Context, options metav1.ListOptions, eachItem eachItemFunc) (runtime.Object, bool, error) {

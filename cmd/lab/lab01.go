@@ -11,13 +11,11 @@ var lab01 = &Lab{
 	Minutes: "30-60",
 	TODO: map[string]string{
 		"ListPager.eachListChunk": "hand fn every page of the list, in order, and return nil " +
-			"once fn has taken the last one: the page that comes without a continue token is a " +
-			"page, not an end marker. The first request carries the caller's options, its Limit " +
+			"once fn has taken the last one. The first request carries the caller's options, its Limit " +
 			"p.PageSize when the caller left it 0; each later one the same options and the " +
 			"previous page's continue token. Stop at the first error and return it: ctx's " +
-			"(checked before every request, so a cancelled context sends nothing), PageFn's, fn's " +
-			"(fn fails when its consumer has gone: fetch nothing more, report nothing less), or " +
-			"\"returned object must be a list: %v\" for an answer that is not a list. No fallback " +
+			"(a cancelled context sends no request), PageFn's, fn's, or \"returned object must " +
+			"be a list: %v\" for an answer that is not a list. No fallback " +
 			"on an expired token: EachListItem exists not to hold the whole list. Runs on " +
 			"eachListChunkBuffered's goroutine, no lock held. Mirrors ListPager.eachListChunk in " +
 			"client-go's tools/pager/pager.go.",
@@ -32,8 +30,7 @@ var lab01 = &Lab{
 			"the snapshot, and the server refuses both). Errors come back as they came, with a nil " +
 			"list, but for one: a 410 Expired on page two or later, when p.FullListIfExpired, " +
 			"falls back to one LIST without limit or token, at the caller's own ResourceVersion " +
-			"and ResourceVersionMatch, whose answer and error are returned as they are. An " +
-			"expired first page is the caller's to handle (the Reflector retries it at \"\"). A " +
+			"and ResourceVersionMatch, whose answer and error are returned as they are. A " +
 			"cancelled ctx stops before the next request, with its error; a page that is not a " +
 			"list, or holds no items, is an error. No lock held. Mirrors ListPager.list in " +
 			"client-go's tools/pager/pager.go.",

@@ -24,9 +24,8 @@ var lab02 = &Lab{
 			"lengths of time), paged as the doc comment says; on success, Replace the store's " +
 			"content with the items, and only then make the list's resourceVersion the last synced " +
 			"one. When the server cannot serve that resourceVersion (410 Expired or Gone, or too " +
-			"large) the list is retried at once, and the \"\" it retries at must come from marking " +
-			"the resourceVersion unavailable: the mark outlives a retry that fails too (the next " +
-			"round asks for \"\" again), and only a successful list clears it. Never panics on a " +
+			"large) the list is retried at once at \"\", and every LIST asks for \"\" from then on " +
+			"until one succeeds: the next round's too, when the retry fails. Never panics on a " +
 			"bad answer: a Table, an answer that is not a list and one without items are errors. " +
 			"Returns nil, store untouched, once ctx is cancelled; otherwise the errors read as " +
 			"client-go's, which the check compares: \"failed to list <type>: %w\" for the LIST " +
@@ -46,10 +45,9 @@ var lab02 = &Lab{
 			"\"\" or \"0\" only once an event other than ADDED proved the replay of the current " +
 			"state is over. Each ending as the doc comment's list says: a 429 or a refused " +
 			"connection waits the reflector's backoff and watches again from the same place; a 500 " +
-			"is retried in place within MaxInternalErrorRetryDuration (one RetryWithDeadline for " +
-			"the whole call, told of every watch's ending); a 410 marks nothing unavailable. A watch " +
-			"is very short by the time since before its request was sent: some proxies hold the " +
-			"headers back until the first event. A started watch whose ending it returns on, but " +
+			"is retried in place within MaxInternalErrorRetryDuration; a 410 marks nothing " +
+			"unavailable. A watch is very short by the time since before " +
+			"its request was sent. A started watch whose ending it returns on, but " +
 			"for a 410 or a cancel, is logged, the one line client-go logs at the default verbosity: Info " +
 			"\"Warning: watch ended with error\" on klog.FromContext(ctx), with the keys " +
 			"reflector, type and err. Stop a watch you still hold when you return. Runs on the " +

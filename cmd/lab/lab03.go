@@ -33,20 +33,17 @@ var lab03 = &Lab{
 			"counts after). Mirrors DeltaFIFO.Pop in client-go's tools/cache/delta_fifo.go.",
 		"DeltaFIFO.Replace": "take a complete list (the first, or a relist after the watch " +
 			"broke) and queue what it implies, under one hold of f.lock (entered without it), so " +
-			"that a consumer ends with exactly the listed objects. First each listed object, as a " +
-			"Replaced delta (Sync when emitDeltaTypeReplaced is off), and to the transformer " +
-			"always a Replaced, since it skips Syncs. An object without a key is a KeyError; a " +
-			"failure to queue is returned in client-go's words, \"couldn't enqueue object: %v\". " +
-			"Then one Deleted delta holding a DeletedFinalStateUnknown{key, last state} for every " +
-			"key the queue knew of that the list lacks, exactly one per key. It knew of a key " +
-			"queued here (the last state is its newest delta's object, and never a tombstone " +
-			"inside a tombstone), and, when knownObjects is set, of a key knownObjects lists that " +
-			"is not queued here (the last state is knownObjects' object). When knownObjects cannot " +
-			"give that object back, the tombstone holds nil: a lookup that fails is reported " +
-			"through utilruntime.HandleError; a key it says does not exist is not reported (client-go " +
-			"only logs that), whatever object came back with that answer. The first Replace also " +
-			"tells f.initial how many pops HasSynced waits for: the distinct listed keys plus the " +
-			"tombstones. The resourceVersion is not used. Mirrors DeltaFIFO.Replace in client-go's " +
+			"that a consumer that pops everything ends with exactly the listed objects. Every " +
+			"listed object is queued as a Replaced delta (Sync when emitDeltaTypeReplaced is off) " +
+			"and goes through the transformer either way. Every key the queue knew of that the " +
+			"list lacks, queued here or listed by knownObjects, gets one Deleted delta holding a " +
+			"DeletedFinalStateUnknown{key, obj}: obj is the object's last state as the queue " +
+			"knew it (its newest queued state, else knownObjects' object), nil when knownObjects " +
+			"cannot give it back. A failed lookup is reported through utilruntime.HandleError; " +
+			"nothing else is reported. An object without a key is a KeyError; a failure to queue " +
+			"is returned in client-go's words, \"couldn't enqueue object: %v\". The first Replace " +
+			"also sets when HasSynced turns true: once every key it queued a delta for has been " +
+			"popped. The resourceVersion is not used. Mirrors DeltaFIFO.Replace in client-go's " +
 			"tools/cache/delta_fifo.go.",
 	},
 	Packages: []string{"./03-deltafifo"},

@@ -19,8 +19,7 @@ var lab04 = &Lab{
 			"client-go's words (indexEntryError: the message of client-go's panic) and leave this " +
 			"index exactly as it was, not one bucket touched: updateIndices undoes the indices " +
 			"before this one by calling it again with the objects swapped, and counts on that. A " +
-			"nil IndexFunc is an error, \"indexer %q has a nil IndexFunc\", never a panic. An " +
-			"index with no map yet (AddIndexers just added its function) gets one. When both " +
+			"nil IndexFunc is an error, \"indexer %q has a nil IndexFunc\", never a panic. When both " +
 			"objects give exactly one value and it is the same, nothing moves: client-go's " +
 			"shortcut, which also decides where the key stays after someone mutated a cached " +
 			"object, and ours must go exactly as wrong as client-go's. The caller holds the " +
@@ -34,12 +33,10 @@ var lab04 = &Lab{
 			"The caller holds the store's lock. Mirrors storeIndex.deleteKeyFromIndex in " +
 			"client-go's tools/cache/thread_safe_store.go.",
 		"storeIndex.getKeysFromIndex": "answer Index(indexName, obj): the keys of the stored " +
-			"objects that share at least one of obj's values in that index, each once (obj with " +
-			"no values: no keys). An index name without an IndexFunc is errNoIndex(indexName), " +
-			"client-go's wording; when the IndexFunc fails on obj, its error as it is. Never " +
-			"change the index. The set returned is only read, by a caller holding the store's " +
-			"read lock, so for one value the bucket itself may be returned, as client-go does " +
-			"(nil when there is none); the keys of several buckets need a set of their own. " +
+			"objects that share at least one of obj's values in that index, each once. An index " +
+			"name without an IndexFunc is errNoIndex(indexName), client-go's wording; when the " +
+			"IndexFunc fails on obj, its error as it is. Never change the index: the set returned " +
+			"is only read, by a caller holding the store's read lock. " +
 			"Mirrors storeIndex.getKeysFromIndex in client-go's tools/cache/thread_safe_store.go.",
 	},
 	Packages: []string{"./04-indexer"},

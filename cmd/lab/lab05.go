@@ -15,9 +15,7 @@ var lab05 = &Lab{
 			"the capacity has doubled, or is defaultRingSize if it was 0, and r.n is still " +
 			"len(r.data); the ring holds the same r.readable elements, in the order they were " +
 			"written, the oldest at index 0 (r.beg is 0), so the slot right after them is free " +
-			"for WriteOne. The edge case: the oldest is at r.beg, not at 0, and the elements " +
-			"may run past the end of the old array and go on at its start. What must survive " +
-			"is the ring's order, not the array's. No lock: only pop's goroutine touches a " +
+			"for WriteOne. No lock: only pop's goroutine touches a " +
 			"listener's ring. Mirrors the branch of TypedRingGrowing.WriteOne that grows, in " +
 			"k8s.io/utils buffer/ring_growing.go.",
 		"ProcessorListener.pop": "runs on a goroutine of its own, one per listener, " +
