@@ -3,8 +3,9 @@ package main
 // Lab 06: a popped item becomes a cache write and then a notification
 // (processDeltas, with a whole relist in processReplacedAllInfo), and a
 // handler that joins a running informer gets the cache under blockDeltas
-// (joinLate), graded by the scenarios that run client-go's informer beside
-// ours on in-memory sources.
+// (joinLate), graded by a test that calls processDeltas directly with what
+// no informer can be handed (malformed items, failed writes) and by the
+// scenarios that run client-go's informer beside ours on in-memory sources.
 var lab06 = &Lab{
 	N:       6,
 	Stage:   "06-sharedinformer",
