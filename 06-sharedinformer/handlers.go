@@ -75,21 +75,27 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 // its HandlerOptions.Name) and gives it the state it missed. (client-go
 // writes this inline, at the end of AddEventHandlerWithOptions.)
 //
-// Holding blockDeltas (no item is being processed, so the cache and the
-// notifications already distributed agree), the listener is added and then
-// given one add (isInInitialList=true) per cached object, before any later
-// notification can reach it; and only then does it watch the informer's
-// HasSynced (stage 05's AddLateListener and StartWatchSynced: client-go's
-// processor may start that watch in the middle of the replay, when its
-// goroutine starts the listeners late; see AddLateListener). Nothing is
-// missed (whatever was processed is in the cache) and nothing is repeated
-// (whatever is not processed yet will come as a notification). The replay
-// comes from the cache, not the queue: the queue holds changes, not state.
+// The handler gets one add (isInInitialList=true) per object in the cache,
+// then every change processed after them, whatever processLoop does
+// meanwhile: nothing missed, nothing twice, and never a change before the
+// replayed state it follows. The replay comes from the cache, not the queue: the queue
+// holds changes, not state. Its registration's HasSynced turns true only
+// once the handler has returned from every replayed add, also when the
+// processor's goroutine starts the listeners in the middle of the replay
+// (client-go's turns true too early then: see stage 05's AddLateListener).
+// It runs under startedLock, on the caller's goroutine, and never calls
+// the handler itself: every call reaches it through its listener.
 //
 //lab:06
 func (s *sharedIndexInformer) joinLate(listener *processor.ProcessorListener, handler ResourceEventHandler, name string) (ResourceEventHandlerRegistration, error) {
+	// handleDeltas holds blockDeltas while it processes an item, so while
+	// we hold it no item is half processed: what was processed is in the
+	// cache and was distributed without this listener, what was not waits
+	// for the replay and will be distributed to it too.
 	s.blockDeltas.Lock()
 	defer s.blockDeltas.Unlock()
+	// Late: the listener does not watch its upstream's HasSynced until
+	// StartWatchSynced, even if the processor starts it meanwhile.
 	handle, err := s.processor.AddLateListener(listener)
 	if err != nil {
 		return nil, err

@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/tools/cache"
 	fcache "k8s.io/client-go/tools/cache/testing"
 
 	informer "informer-from-scratch/06-sharedinformer"
@@ -442,6 +443,225 @@ func processLoopWaitsForBlockDeltas() bool {
 		header, _, _ := strings.Cut(g, "\n")
 		if strings.Contains(header, "[sync.Mutex.Lock") &&
 			(strings.Contains(g, "(*sharedIndexInformer).handleDeltas(") || strings.Contains(g, "(*sharedIndexInformer).handleBatchDeltas(")) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestALateHandlerJoiningDuringAnItemGetsItOnceLikeClientGo: a handler is
+// added while processLoop is in the middle of an item, its cache write not
+// yet done. client-go's AddEventHandlerWithOptions takes blockDeltas before
+// it adds the listener and reads the cache, so it waits for the item: the
+// late handler gets the cache with the change in it, as adds, and never the
+// change itself. Then one more change shows it gets the stream.
+//
+// Each side is paused in the item's cache write, where the informer holds
+// blockDeltas: client-go's in an IndexFunc (inside its store's lock, the
+// only hook a client-go informer offers there), ours in a Store seam just
+// before the write (outside the store's lock, so a replay that reads the
+// cache before it takes blockDeltas reads the old state). The late handler
+// is added while the item is paused, and the item goes on once the handler's
+// goroutine waits for a lock or has returned. A replay that adds the
+// listener before taking blockDeltas gets the change twice (a notification,
+// then in the replay); one that reads the cache before taking it replays
+// the old state and misses the change. The other late-join tests cannot
+// tell: they pause the replay after both.
+func TestALateHandlerJoiningDuringAnItemGetsItOnceLikeClientGo(t *testing.T) {
+	// pausing says whether obj is the change to pause on, once armed.
+	pausing := func(armed *atomic.Bool, obj any) bool {
+		pod, ok := obj.(*corev1.Pod)
+		return ok && pod.Labels["app"] == "paused" && armed.CompareAndSwap(true, false)
+	}
+	type side struct {
+		name string
+		// build returns an informer that, once armed, pauses in the cache
+		// write of the first object labelled app=paused: it sends on
+		// paused and waits for resume.
+		build func(source *fcache.FakeControllerSource, armed *atomic.Bool, paused chan<- struct{}, resume <-chan struct{}) lateJoiner
+	}
+	sides := []side{
+		{"client-go", func(source *fcache.FakeControllerSource, armed *atomic.Bool, paused chan<- struct{}, resume <-chan struct{}) lateJoiner {
+			inf := cache.NewSharedIndexInformer(source, &corev1.Pod{}, 0, cache.Indexers{"pause": func(obj any) ([]string, error) {
+				if pausing(armed, obj) {
+					paused <- struct{}{}
+					<-resume
+				}
+				return nil, nil
+			}})
+			return clientGoJoiner{inf}
+		}},
+		{"ours", func(source *fcache.FakeControllerSource, armed *atomic.Bool, paused chan<- struct{}, resume <-chan struct{}) lateJoiner {
+			return oursJoiner{informer.NewSharedIndexInformerWithOptions(source, &corev1.Pod{}, informer.SharedIndexInformerOptions{
+				Seams: informer.Seams{Store: func(s informer.Store) informer.Store {
+					return pausingStore{Store: s, pause: func(obj any) {
+						if pausing(armed, obj) {
+							paused <- struct{}{}
+							<-resume
+						}
+					}}
+				}},
+			})}
+		}},
+	}
+
+	calls := map[string][]string{}
+	for _, sd := range sides {
+		source := fcache.NewFakeControllerSource()
+		source.Add(newPod("a", "web"))
+		source.Add(newPod("b", "web"))
+		var armed atomic.Bool
+		paused, resume := make(chan struct{}), make(chan struct{})
+		inf := sd.build(source, &armed, paused, resume)
+		ctx, cancel := context.WithCancel(context.Background())
+		var running sync.WaitGroup
+		running.Go(func() { inf.run(ctx) })
+		release := sync.OnceFunc(func() { close(resume) })
+		stop := func() {
+			release()
+			cancel()
+			running.Wait()
+			source.Shutdown()
+		}
+		if !cache.WaitForCacheSync(ctx.Done(), inf.hasSynced) {
+			stop()
+			t.Fatalf("%s: the informer did not sync", sd.name)
+		}
+
+		armed.Store(true)
+		source.Modify(newPod("a", "paused"))
+		select {
+		case <-paused:
+		case <-time.After(30 * time.Second):
+			stop()
+			t.Fatalf("%s: the change to a never reached the cache write", sd.name)
+		}
+
+		late := &callRecorder{got: make(chan struct{}, 16)}
+		added := make(chan error, 1)
+		go func() { added <- inf.addHandler(late) }()
+		// Wait until the late handler's goroutine waits for a lock (the
+		// item holds blockDeltas) or AddEventHandler has returned.
+		for deadline := time.Now().Add(30 * time.Second); len(added) == 0 && !addEventHandlerWaitsForALock(); {
+			if time.Now().After(deadline) {
+				stop()
+				t.Fatalf("%s: AddEventHandler neither returned nor waited for a lock in 30s", sd.name)
+			}
+			time.Sleep(time.Millisecond)
+		}
+		release()
+		if err := <-added; err != nil {
+			stop()
+			t.Fatalf("%s: AddEventHandler: %v", sd.name, err)
+		}
+		changed := newPod("b", "db")
+		source.Modify(changed) // sets changed's resourceVersion
+		wantLast := fmt.Sprintf("OnUpdate(b@%s)", changed.ResourceVersion)
+		for deadline := time.After(30 * time.Second); !slices.Contains(late.calls(), wantLast); {
+			select {
+			case <-late.got:
+			case <-deadline:
+				stop()
+				t.Fatalf("%s: the late handler never got b's change; its calls: %v", sd.name, late.calls())
+			}
+		}
+		stop()
+		calls[sd.name] = late.calls()
+	}
+	if diff := cmp.Diff(calls["client-go"], calls["ours"]); diff != "" {
+		t.Errorf("a handler added while processLoop writes a's change to the cache, then b changed: its calls differ (-client-go +ours):\n%s", diff)
+	}
+}
+
+// lateJoiner is what TestALateHandlerJoiningDuringAnItemGetsItOnceLikeClientGo
+// needs of either library's informer.
+type lateJoiner interface {
+	run(ctx context.Context)
+	hasSynced() bool
+	addHandler(h *callRecorder) error
+}
+
+type clientGoJoiner struct{ inf cache.SharedIndexInformer }
+
+func (j clientGoJoiner) run(ctx context.Context) { j.inf.RunWithContext(ctx) }
+func (j clientGoJoiner) hasSynced() bool         { return j.inf.HasSynced() }
+func (j clientGoJoiner) addHandler(h *callRecorder) error {
+	_, err := j.inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{AddFunc: h.onAdd, UpdateFunc: h.onUpdate, DeleteFunc: h.onDelete})
+	return err
+}
+
+type oursJoiner struct{ inf informer.SharedIndexInformer }
+
+func (j oursJoiner) run(ctx context.Context) { j.inf.RunWithContext(ctx) }
+func (j oursJoiner) hasSynced() bool         { return j.inf.HasSynced() }
+func (j oursJoiner) addHandler(h *callRecorder) error {
+	_, err := j.inf.AddEventHandler(informer.ResourceEventHandlerDetailedFuncs{AddFunc: h.onAdd, UpdateFunc: h.onUpdate, DeleteFunc: h.onDelete})
+	return err
+}
+
+// callRecorder records a handler's calls; the initial adds, which come in
+// the cache's map order, are kept sorted.
+type callRecorder struct {
+	mu  sync.Mutex
+	log []string
+	got chan struct{}
+}
+
+func (r *callRecorder) record(call string, initial bool) {
+	r.mu.Lock()
+	r.log = append(r.log, call)
+	if initial { // sort the run of initial adds this one ends
+		i := len(r.log) - 1
+		for i > 0 && strings.HasSuffix(r.log[i-1], "isInInitialList=true)") {
+			i--
+		}
+		slices.Sort(r.log[i:])
+	}
+	r.mu.Unlock()
+	select {
+	case r.got <- struct{}{}:
+	default:
+	}
+}
+
+func (r *callRecorder) onAdd(obj any, initial bool) {
+	pod := obj.(*corev1.Pod)
+	r.record(fmt.Sprintf("OnAdd(%s@%s, isInInitialList=%v)", pod.Name, pod.ResourceVersion, initial), initial)
+}
+
+func (r *callRecorder) onUpdate(oldObj, newObj any) {
+	o, n := oldObj.(*corev1.Pod), newObj.(*corev1.Pod)
+	if o.ResourceVersion == n.ResourceVersion {
+		r.record(fmt.Sprintf("OnUpdate(%s@%s, same resourceVersion)", n.Name, n.ResourceVersion), false)
+		return
+	}
+	r.record(fmt.Sprintf("OnUpdate(%s@%s)", n.Name, n.ResourceVersion), false)
+}
+
+func (r *callRecorder) onDelete(obj any) { r.record(fmt.Sprintf("OnDelete(%T)", obj), false) }
+
+func (r *callRecorder) calls() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.log)
+}
+
+// pausingStore is a cache that calls pause before each write.
+type pausingStore struct {
+	informer.Store
+	pause func(obj any)
+}
+
+func (s pausingStore) Add(obj any) error    { s.pause(obj); return s.Store.Add(obj) }
+func (s pausingStore) Update(obj any) error { s.pause(obj); return s.Store.Update(obj) }
+
+// addEventHandlerWaitsForALock reports whether a goroutine is blocked
+// taking a mutex inside AddEventHandlerWithOptions (either library's).
+func addEventHandlerWaitsForALock() bool {
+	buf := make([]byte, 1<<20)
+	for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+		header, _, _ := strings.Cut(g, "\n")
+		if strings.Contains(header, "[sync.Mutex.Lock") && strings.Contains(g, ").AddEventHandlerWithOptions(") {
 			return true
 		}
 	}
