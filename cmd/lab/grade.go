@@ -236,9 +236,9 @@ func (g *grade) report(w io.Writer, l *Lab, m messages) {
 	}
 	switch {
 	case failedTop+notRun == 0 && !g.timedOut && g.raced:
-		fmt.Fprintf(w, m.allPassRaced+"\n", len(l.Tests), l.N, l.N)
+		fmt.Fprintf(w, m.allPassRaced+"\n", len(l.Tests), l.N)
 	case failedTop+notRun == 0 && !g.timedOut:
-		fmt.Fprintf(w, m.allPass+"\n", len(l.Tests), l.N, l.N)
+		fmt.Fprintf(w, m.allPass+"\n", len(l.Tests), l.N)
 	case notRun > 0:
 		fmt.Fprintf(w, m.notYetNotRun+"\n", failedTop, len(l.Tests), notRun, l.N)
 	default:

@@ -19,13 +19,15 @@ var lab06 = &Lab{
 			"handler that reads the cache finds that state or a newer one; a write that fails " +
 			"is returned, and the handler never hears of it. Added, Updated, Replaced and Sync " +
 			"mean the same thing here: whether the object is new is the cache's answer (is its " +
-			"key cached?), not the delta's type. An update hands OnUpdate the cached object as " +
+			"key cached?), not the delta's type (a lookup that fails counts as not cached: the " +
+			"write that follows reports what is wrong). An update hands OnUpdate the cached object as " +
 			"the old one (the informer takes old and new with one resourceVersion for a " +
 			"resync); an add passes isInInitialList on. Deleted removes the key and hands " +
 			"OnDelete the object as it came: a DeletedFinalStateUnknown stays a tombstone. " +
 			"ReplacedAll (a whole relist, from a RealFIFO) is processReplacedAllInfo's work. " +
 			"SyncAll (a resync, from a RealFIFO) writes nothing and hands OnUpdate every cached " +
-			"object as both old and new, and ends the item, as client-go's does. Bookmark " +
+			"object as both old and new, then returns at once: the deltas after it in the item " +
+			"are not applied, as in client-go. Bookmark " +
 			"records its resourceVersion in the cache and tells no handler. A ReplacedAll, " +
 			"SyncAll or Bookmark whose object is not its ReplacedAllInfo, SyncAllInfo or " +
 			"BookmarkInfo is an error in client-go's words (\"ReplacedAll did not contain " +
@@ -61,7 +63,8 @@ var lab06 = &Lab{
 			"both replayed and notified, none in neither, and no notification before the " +
 			"replayed state it follows. Everything reaches the handler through its listener, " +
 			"on the listener's goroutine: never call the handler here, and never wait for " +
-			"it. The registration's HasSynced turns true only once the handler has returned " +
+			"it (the listener's Add may wait until the processor runs the listener: that " +
+			"is not a wait for the handler). The registration's HasSynced turns true only once the handler has returned " +
 			"from every replayed add, also when the processor's goroutine starts the " +
 			"listeners in the middle of the replay (stage 05's processor can keep a late " +
 			"listener from watching its upstream's HasSynced until you release it). The " +

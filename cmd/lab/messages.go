@@ -26,9 +26,9 @@ var english = messages{
 	timedOut:       "The tests timed out: a call that should return never did (a loop that never ends? a wait for something that never comes? a lock taken twice?).",
 	hung:           "still running when the check timed out (it hung here)",
 	repeatedLogs:   "… (%d more log lines that repeat the ones above, left out)",
-	allPass:        "All %d graded tests pass: lab %d is done. Compare with the solution: make lab-solution %d (your code is kept).",
+	allPass:        "All %d graded tests pass: lab %d is done. make lab-solution %[2]d puts the solution back and keeps your code; make lab-diff %[2]d then shows the two side by side.",
 	notYet:         "Not yet: %d of %d graded tests fail. Fix the first failure above; stuck? make lab-hint %d.",
-	allPassRaced:   "All %d graded tests pass, and again under the race detector: lab %d is done. Compare with the solution: make lab-solution %d (your code is kept).",
+	allPassRaced:   "All %d graded tests pass, and again under the race detector: lab %d is done. make lab-solution %[2]d puts the solution back and keeps your code; make lab-diff %[2]d then shows the two side by side.",
 	notYetNotRun:   "Not yet: %d of %d graded tests fail, and %d did not run because a panic or a hang stopped go test: fix that one first; stuck? make lab-hint %d.",
 
 	started: "Lab %02d started: %s\n\nThese functions are now yours to write (their bodies are stubs with a TODO):\n%s\n" +
@@ -78,9 +78,9 @@ var chinese = messages{
 	timedOut:       "测试超时：某个本该返回的调用一直没有返回（循环停不下来？在等一个永远不会来的东西？同一把锁拿了两次？）。",
 	hung:           "检查超时的时候它还在跑（卡在了这里）",
 	repeatedLogs:   "……（另有 %d 行与上面重复的日志，已省略）",
-	allPass:        "%d 个评分测试全部通过：实验 %d 完成。和参考实现对照：make lab-solution %d（你的代码会先保存）。",
+	allPass:        "%d 个评分测试全部通过：实验 %d 完成。make lab-solution %[2]d 会放回参考实现并保存你的代码，之后 make lab-diff %[2]d 把两者并排对照。",
 	notYet:         "还没完成：%d / %d 个评分测试失败。先修上面第一个失败；卡住了就 make lab-hint %d。",
-	allPassRaced:   "%d 个评分测试全部通过，在 race detector 下也通过了：实验 %d 完成。和参考实现对照：make lab-solution %d（你的代码会先保存）。",
+	allPassRaced:   "%d 个评分测试全部通过，在 race detector 下也通过了：实验 %d 完成。make lab-solution %[2]d 会放回参考实现并保存你的代码，之后 make lab-diff %[2]d 把两者并排对照。",
 	notYetNotRun:   "还没完成：%d / %d 个评分测试失败，另有 %d 个因为 panic 或卡住让 go test 停下而没有运行：先修这个；卡住了就 make lab-hint %d。",
 
 	started: "实验 %02d 开始：%s\n\n下面这些函数现在由你来写（函数体已换成带 TODO 的桩）：\n%s\n" +
