@@ -23,6 +23,12 @@
 //   - every name a stage file's header lists after the client-go file it
 //     mirrors ("Mirrors k8s.io/client-go v0.37.2 tools/cache/store.go:
 //     Store, NewStore") is declared in that file's package (mirrors.go);
+//   - the overview and the glossary define the tag that opens a paragraph
+//     about this repository only, not client-go (**Ours:**, **本仓库独有：**);
+//     every paragraph or list item of a stage's chapter that names a thing
+//     client-go does not have (a teaching switch, a seam, a view for the
+//     demo…) carries it, outside the differences and the lab; and each page
+//     has as many tags in Chinese as in English (ours_test.go);
 //   - every English stage chapter stays within a budget of words
 //     (budget_test.go), the proof living in docs/{en,zh}/proof/;
 //   - every version claim of a chapter or README ("since 1.35", "1.36 起")
