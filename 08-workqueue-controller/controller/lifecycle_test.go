@@ -2,6 +2,8 @@ package controller_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -9,6 +11,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/go-logr/logr"
+	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -152,9 +156,11 @@ func keyOf(obj any) string {
 // the drain is for the reconciles in flight, not for new ones. Three Foos
 // are queued at start and one worker runs; its first reconcile is held
 // while the controller is cancelled. Let go, it finishes and the drain
-// ends; the worker then gets the two keys still queued, and must reconcile
-// neither. (sample-controller's processNextWorkItem reconciles every key it
-// gets: its Run does not drain, and the process exits under it.)
+// ends; the worker then gets one of the two keys still queued, and must
+// reconcile it no more than the other: it hands it back, and stops (the
+// other stays queued). (sample-controller's processNextWorkItem reconciles
+// every key it gets: its Run does not drain, and the process exits under
+// it.)
 func TestShutdownStartsNoNewReconcile(t *testing.T) {
 	for _, s := range sides {
 		t.Run(s.name, func(t *testing.T) {
@@ -198,6 +204,9 @@ func TestShutdownStartsNoNewReconcile(t *testing.T) {
 				defer mu.Unlock()
 				if len(reconciled) != 1 {
 					t.Errorf("%s: reconciled %q: once the shutdown had begun, the worker reconciled the keys still queued; it must hand them back unreconciled (Done, and stop)", s.name, reconciled)
+				}
+				if n := c.QueueLen(); n != 1 {
+					t.Errorf("%s: %d keys still queued when Run returned, want 1: once the shutdown has begun, a worker that gets a key hands it back and stops (processNextWorkItem returns false), it does not go on taking the keys still queued", s.name, n)
 				}
 			})
 		})
@@ -243,7 +252,15 @@ func TestAKeyHandedBackAtShutdownIsDone(t *testing.T) {
 				started := len(reconciled)
 				mu.Unlock()
 				if started != 2 || c.QueueLen() != 1 {
-					t.Fatalf("%s: %d reconciles in flight and %d keys queued, want 2 and 1", s.name, started, c.QueueLen())
+					// End the run before giving up: a test that
+					// returns with Run still waiting panics its bubble,
+					// and go test runs no test after it.
+					queued := c.QueueLen()
+					cancel()
+					close(release[0])
+					close(release[1])
+					<-returned
+					t.Fatalf("%s: %d reconciles in flight and %d keys queued, want 2 and 1", s.name, started, queued)
 				}
 				cancel()
 				synctest.Wait() // Run waits in its drain
@@ -265,6 +282,128 @@ func TestAKeyHandedBackAtShutdownIsDone(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestWorkersLogAsSampleControllerDoes: the workers' two log lines, read by
+// people and by the demo's timeline (observe's log sink turns the second
+// into a "skip" row): "Successfully synced" after each reconcile that
+// succeeds, and, at V(4), "Shutting down: not reconciled" for each key
+// handed back, each with the key as objectName; and neither for anything
+// else, a Get that reports the shutdown included. The scene is
+// TestAKeyHandedBackAtShutdownIsDone's: two reconciles in flight at the
+// shutdown, both succeed; the third key is handed back; then the first
+// worker's Get reports the shutdown.
+func TestWorkersLogAsSampleControllerDoes(t *testing.T) {
+	for _, s := range sides {
+		t.Run(s.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				w := newFakeWorld(crd.NewFoo(fakeNS, "a", "a-web", 1, nil), crd.NewFoo(fakeNS, "b", "b-web", 1, nil), crd.NewFoo(fakeNS, "c", "c-web", 1, nil))
+				release := []chan struct{}{make(chan struct{}), make(chan struct{})}
+				var mu sync.Mutex
+				var reconciled []string
+				hold := func(next controller.SyncFunc) controller.SyncFunc {
+					return func(ctx context.Context, key informer.ObjectName) error {
+						mu.Lock()
+						n := len(reconciled)
+						reconciled = append(reconciled, key.String())
+						mu.Unlock()
+						if n < len(release) {
+							<-release[n]
+						}
+						return next(ctx, key)
+					}
+				}
+				c := newFakeController(t, s, w, controller.Options{DrainTimeout: time.Hour, Seams: controller.Seams{Sync: hold}})
+				lines := &workerLines{}
+				ctx, cancel := context.WithCancel(logr.NewContext(context.Background(), logr.New(lines)))
+				returned := make(chan error, 1)
+				go func() { returned <- c.Run(ctx, 2) }()
+				time.Sleep(time.Second) // client-go's WaitForCacheSync polls every 100ms
+				synctest.Wait()
+				cancel()
+				synctest.Wait() // Run waits in its drain
+				close(release[1])
+				synctest.Wait() // that worker gets the third key, and hands it back
+				close(release[0])
+				if err := <-returned; err != nil {
+					t.Errorf("%s: Run returned %v", s.name, err)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if len(reconciled) != 2 {
+					t.Fatalf("%s: reconciled %q, want the two in flight at shutdown", s.name, reconciled)
+				}
+				var want []string
+				for _, key := range reconciled {
+					want = append(want, workerLine(0, "Successfully synced", key))
+				}
+				for _, key := range []string{fakeNS + "/a", fakeNS + "/b", fakeNS + "/c"} {
+					if !slices.Contains(reconciled, key) {
+						want = append(want, workerLine(4, "Shutting down: not reconciled", key))
+					}
+				}
+				slices.Sort(want)
+				if diff := cmp.Diff(want, lines.sorted()); diff != "" {
+					t.Errorf("%s: the workers' log lines (-want +got): a success is logged as \"Successfully synced\", a key handed back at V(4) as \"Shutting down: not reconciled\", each with the key as objectName, and nothing else is:\n%s", s.name, diff)
+				}
+			})
+		})
+	}
+}
+
+// workerLines is a logr sink that keeps the lines processNextWorkItem
+// logs, as workerLine writes them, whatever their verbosity. The sink
+// WithValues makes (Run's logger for each worker) keeps its values and
+// writes its lines into the first one's.
+type workerLines struct {
+	mu     sync.Mutex
+	lines  []string
+	values []any
+	parent *workerLines // nil for the first one
+}
+
+func workerLine(level int, msg, objectName string) string {
+	return fmt.Sprintf("V(%d) %q objectName=%s", level, msg, objectName)
+}
+
+func (l *workerLines) root() *workerLines {
+	if l.parent != nil {
+		return l.parent
+	}
+	return l
+}
+
+func (l *workerLines) Init(logr.RuntimeInfo)        {}
+func (l *workerLines) Enabled(int) bool             { return true }
+func (l *workerLines) Error(error, string, ...any)  {}
+func (l *workerLines) WithName(string) logr.LogSink { return l }
+
+func (l *workerLines) WithValues(kv ...any) logr.LogSink {
+	return &workerLines{values: append(slices.Clip(l.values), kv...), parent: l.root()}
+}
+
+func (l *workerLines) Info(level int, msg string, kv ...any) {
+	if msg != "Successfully synced" && msg != "Shutting down: not reconciled" {
+		return
+	}
+	all := append(slices.Clip(l.values), kv...)
+	objectName := "(none)"
+	for i := 0; i+1 < len(all); i += 2 {
+		if all[i] == "objectName" {
+			objectName = fmt.Sprint(all[i+1])
+		}
+	}
+	r := l.root()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lines = append(r.lines, workerLine(level, msg, objectName))
+}
+
+func (l *workerLines) sorted() []string {
+	r := l.root()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Sorted(slices.Values(r.lines))
 }
 
 // shutdownInGet is a controller's queue whose first Get that hands out a
@@ -319,7 +458,18 @@ func TestAKeyGotAsShutdownBeginsIsHandedBack(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", s.name, err)
 				}
-				if err := c.Run(ctx, 1); err != nil {
+				returned := make(chan error, 1)
+				go func() { returned <- c.Run(ctx, 1) }()
+				select {
+				case err = <-returned:
+				case <-time.After(time.Minute):
+					// The key's Get begins the shutdown: a worker that
+					// never got it leaves Run waiting for its context.
+					t.Errorf("%s: a minute after Run began, its shutdown had not begun: the worker never got the key from the queue", s.name)
+					cancel()
+					err = <-returned
+				}
+				if err != nil {
 					t.Errorf("%s: Run returned %v", s.name, err)
 				}
 				mu.Lock()
