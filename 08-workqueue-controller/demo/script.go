@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 
 	"informer-from-scratch/08-workqueue-controller/controller"
 	"informer-from-scratch/08-workqueue-controller/observe"
@@ -110,19 +111,18 @@ func (s *script) setScene() error {
 func (s *script) startController() error {
 	s.tl.Step(sayStartTitle, sayStartWhy.Format(workersFlag))
 	s.faults = &faults{namespace: s.ns}
-	cfg := s.env.RESTConfig()
-	cfg.Wrap(s.faults.wrap)
 	opts := controller.Options{
 		Namespace:       s.ns,
 		MetricsProvider: s.metrics,
 	}
-	s.applyBreaks(&opts, cfg) // --break: off by default
 	// The timeline watches the controller from outside: its informers,
 	// queue, limiter, reconciles and recorder wrapped, its writes seen on
-	// the way out (outermost, so an injected fault is an answer it sees),
-	// its log in Run's context. Nothing of it is in the controller.
+	// the way out, its log in Run's context. Nothing of it is in the
+	// controller.
 	tracer := observe.New(s.trace.observe)
-	ctrl, err := controller.NewForConfig(tracer.Config(cfg), tracer.Options(opts))
+	cfg := s.controllerConfig(s.env.RESTConfig(), tracer)
+	s.applyBreaks(&opts, cfg) // --break: off by default
+	ctrl, err := controller.NewForConfig(cfg, tracer.Options(opts))
 	if err != nil {
 		return err
 	}
@@ -133,6 +133,17 @@ func (s *script) startController() error {
 	return s.wait("the workers to start", mark, func(st observe.Step) bool {
 		return st.Layer == observe.LayerController && st.Op == "Workers"
 	})
+}
+
+// controllerConfig is cfg as the controller writes through it: --fail's
+// 500s inside the tracer's transport, so that an injected failure is an
+// answer it prints; a held write's wait outside it, so that the write's
+// row is printed when the write is sent, not a second before.
+func (s *script) controllerConfig(cfg *rest.Config, tracer *observe.Tracer) *rest.Config {
+	cfg.Wrap(s.faults.fail)
+	cfg = tracer.Config(cfg)
+	cfg.Wrap(s.faults.hold)
+	return cfg
 }
 
 // createFoo creates the Foo "example": the controller creates its
