@@ -31,6 +31,7 @@ import (
 	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/playground"
 	"informer-from-scratch/internal/standin"
+	"informer-from-scratch/internal/timeline"
 )
 
 // TestMain silences klog, as main does, and fails the package if a test
@@ -62,7 +63,9 @@ func TestDemoTellsTheStoryInOrder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a playground")
 	}
-	out := demotest.RunCausal(t, options, run, 20, "internal/standin plays both parts")
+	tr := demotest.RunCausalTranscript(t, options, nil, run, 20, "internal/standin plays both parts")
+	out := tr.Out
+	heldNoteAgreesWithItsRows(t, tr, 9, "stage08/example")
 	inOrder(t, out,
 		// Create: handler → workqueue → worker → lister → write.
 		"Step 3: Create a Foo",
@@ -109,7 +112,8 @@ func TestDemoTellsTheStoryInOrder(t *testing.T) {
 		"Step 9: Change a Foo while a worker holds its key",
 		"spec.replicas 4 → 5",
 		"workqueue  Add       stage08/example                held by a worker: queued again at its Done",
-		"Adds came while a worker held stage08/example: each found it in the dirty set",
+		"Adds came while a worker held stage08/example, in",
+		"each hold put the key into the dirty set",
 		"never two at once.",
 		// The drain waits for the write in flight.
 		"Step 10: Shut down with a reconcile in flight",
@@ -147,6 +151,61 @@ func TestDemoTellsTheStoryInOrder(t *testing.T) {
 	}
 	if depth := metric(t, out, "workqueue_depth"); depth != 0 {
 		t.Errorf("workqueue_depth=%d after the drain, want 0", depth)
+	}
+}
+
+// heldNoteAgreesWithItsRows reads step's rows of key as a person would:
+// a worker holds the key from its sync row to its Done row; the Adds
+// between are that hold's; a Done of a hold with Adds is followed by a Get
+// when the queue put the key back. The note (sayHeldOnce) must say the
+// same numbers.
+func heldNoteAgreesWithItsRows(t *testing.T, tr demotest.Transcript, step int, key string) {
+	t.Helper()
+	var holds []int
+	syncs, requeued := 0, 0
+	holding := map[string]int{} // "worker N" → the Adds of its hold so far
+	putBack := false
+	for _, r := range tr.Rows {
+		if r.Kind != timeline.KindEvent || r.Step != step || r.Object != key {
+			continue
+		}
+		worker, _, _ := strings.Cut(r.Detail, ";")
+		if r.Layer == "workqueue" && r.What != "Done" {
+			if putBack && r.What == "Get" {
+				requeued++
+			}
+			putBack = false
+		}
+		switch {
+		case r.Layer == "worker" && r.What == "sync":
+			syncs++
+			holding[worker] = 0
+		case r.Layer == "workqueue" && r.What == "Add":
+			for w := range holding {
+				holding[w]++
+			}
+		case r.Layer == "workqueue" && r.What == "Done":
+			if n, ok := holding[worker]; ok && n > 0 {
+				holds = append(holds, n)
+				putBack = true
+			}
+			delete(holding, worker)
+		}
+	}
+	adds := 0
+	var perHold []string
+	for _, n := range holds {
+		adds += n
+		perHold = append(perHold, strconv.Itoa(n))
+	}
+	want := []string{strconv.Itoa(adds), key, strconv.Itoa(len(holds)), strings.Join(perHold, sayListSep.EN),
+		strconv.Itoa(adds - len(holds)), strconv.Itoa(requeued), strconv.Itoa(syncs)}
+	notes := demotest.NoteArgs(tr, sayHeldOnce)
+	if len(notes) != 1 {
+		t.Fatalf("step %d: %d notes of sayHeldOnce, want 1", step, len(notes))
+	}
+	if diff := cmp.Diff(want, notes[0]); diff != "" || len(holds) == 0 {
+		t.Errorf("step %d: the note's numbers are not the rows' (-rows +note), or no Add came during a hold:\n%s", step, diff)
 	}
 }
 

@@ -166,19 +166,27 @@ waits for the reconcile to finish its write; then the informers stop.`,
 	sayHeldWhy   = lang.T(
 		`Scale example to 4 with the Deployment write held back a second; while a worker holds the key,
 scale it to 5, then back to 3. Each change is an OnUpdate and an Add. The dirty set marks the
-key once, and the processing set keeps it out of the FIFO until the worker's Done: one more
-reconcile, by one worker, of the newest state.`,
+key once, and the processing set keeps it out of the FIFO until the worker's Done, which puts
+it back once: one more reconcile, by one worker, of the newest state.`,
 		`把 example 扩缩到 4，同时让 Deployment 写入晚一秒发出；趁 worker 还拿着这个 key，
 再把它扩到 5，然后改回 3。每次修改都是一次 OnUpdate 加一次 Add。dirty 集合只把这个 key 标记一次，
-processing 集合让它在 worker 调 Done 之前进不了 FIFO。结果只多一次 reconcile，
-由一个 worker 来做，读到的是最新状态。`)
+processing 集合让它在 worker 调 Done 之前进不了 FIFO，Done 再把它放回队列一次。
+结果只多一次 reconcile，由一个 worker 来做，读到的是最新状态。`)
 	sayHeldBreak = lang.T("--break=dirty-set: every Add is a new item of the queue. Watch the second worker.",
 		"--break=dirty-set：每次 Add 都是队列里的一个新元素。注意看第二个 worker。")
+	// sayHeldOnce's numbers are the run's (overlaps): the Adds while a
+	// worker held the key, the holds they came in and how many each, the
+	// Adds that found the key already dirty, the Dones that put it back,
+	// and the reconciles.
 	sayHeldOnce = lang.T(
-		`%d Adds came while a worker held %s: each found it in the dirty set (len=0), and
-Done put it back once. %d reconciles in all, never two at once.`,
-		`有 %d 次 Add 是在 worker 拿着 %s 时来的：每次都发现它已在 dirty 集合里（len=0），
-Done 只把它放回去一次。总共 %d 次 reconcile，从没有两个同时进行。`)
+		`%d Adds came while a worker held %s, in %d holds (Adds per hold: %s). The first Add of
+each hold put the key into the dirty set; the other %d found it there and changed nothing, so
+the key never waited twice (len=0). Each hold's Done put it back once (%d times):
+%d reconciles in all, never two at once.`,
+		`worker 拿着 %[2]s 期间来了 %[1]d 次 Add，分布在 %[3]d 次持有里（每次分别是 %[4]s 次）。
+每次持有中的第一次 Add 把 key 放进 dirty 集合，其余 %[5]d 次发现它已经在里面，什么都不用做，
+所以这个 key 从没在队列里排过两次（len=0）。每次持有结束时 Done 把它放回队列一次（共 %[6]d 次）：
+总共 %[7]d 次 reconcile，从没有两个同时进行。`)
 	sayHeldTwice = lang.T(
 		`--break=dirty-set: worker %d took it, while worker %d held %s: two reconciles of one Foo at once,
 each reading the listers and each writing. %d Adds cost %d reconciles; writes refused as

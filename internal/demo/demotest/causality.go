@@ -34,6 +34,13 @@ func RunCausal(t *testing.T, opts demo.Options, script func(*demo.Env) error, pl
 // --queue).
 func RunCausalWithArgs(t *testing.T, opts demo.Options, args []string, script func(*demo.Env) error, placed int, want ...string) string {
 	t.Helper()
+	return RunCausalTranscript(t, opts, args, script, placed, want...).Out
+}
+
+// RunCausalTranscript is RunCausalWithArgs returning the timeline's rows
+// too.
+func RunCausalTranscript(t *testing.T, opts demo.Options, args []string, script func(*demo.Env) error, placed int, want ...string) Transcript {
+	t.Helper()
 	held := func(env *demo.Env) error {
 		if err := env.WrapTransport(holdWrites); err != nil {
 			return err
@@ -42,7 +49,7 @@ func RunCausalWithArgs(t *testing.T, opts demo.Options, args []string, script fu
 	}
 	tr := RunTranscript(t, opts, args, held, want...)
 	CausesFirst(t, tr, placed)
-	return tr.Out
+	return tr
 }
 
 // CausesFirst checks a transcript's rows with timeline.CausesFirst.
