@@ -29,3 +29,29 @@ func TestNoteArgsReadsANoteBack(t *testing.T) {
 		t.Errorf("a format no note was printed with read %q", got)
 	}
 }
+
+// TestEnglishProseFindsWordsLeftInAProtocol: protocol reads as protocol;
+// two English words in a row do not, unless quoted or in an error.
+func TestEnglishProseFindsWordsLeftInAProtocol(t *testing.T) {
+	for protocol, want := range map[string]string{
+		"410 Expired":                                  "",
+		"rv=80 → rv=81 isInInitialList=true":           "",
+		"key stage08/example; rv=1":                    "",
+		"worker 1; Forget":                             "",
+		"spec.replicas 3 → 4":                          "",
+		`continue=""`:                                  "",
+		"[blog/web-1 shop/web-2]":                      "",
+		"slow: rv=5":                                   "",
+		"error: Operation cannot be fulfilled on foos": "",
+		`deployment "x" exists`:                        "",
+		"410 Expired: the reflector will list again":   "the reflector",
+		"rv=81 from rv 80":                             "from rv",
+		"grace period 0":                               "grace period",
+		"(same rv: a sync)":                            "same rv",
+		"(deleted while no watch)":                     "deleted while",
+	} {
+		if got := EnglishProse(protocol); got != want {
+			t.Errorf("EnglishProse(%q) = %q, want %q", protocol, got, want)
+		}
+	}
+}
