@@ -12,12 +12,18 @@ import (
 // to writes are held back, so a write printed late would come after them).
 func TestDemoRunsToCompletion(t *testing.T) {
 	demotest.RunCausal(t, options, run, 7,
-		"5 pods in 3 requests",           // the pager made three requests
-		"continue=(none: last page)",     // and stopped at the last page
-		"MODIFIED  stage01/web-1",        // the watch saw the label change
-		"DELETED   stage01/web-2",        // and the deletion
-		"sendInitialEvents=true",         // the WatchList request
-		"k8s.io/initial-events-end=true", // its bookmark
-		"ADDED     stage01/web-7",        // and the stream carried on
+		"5 pods in 3 requests",            // the pager made three requests
+		`continue="" — no continue token`, // and stopped at the last page
+		"MODIFIED  stage01/web-1",         // the watch saw the label change
+		"DELETED   stage01/web-2",         // and the deletion
+		"sendInitialEvents=true",          // the WatchList request
+		"k8s.io/initial-events-end=true",  // its bookmark
+		"ADDED     stage01/web-7",         // and the stream carried on
 	)
+}
+
+// TestRowsSpeakChinese runs the demo with --lang=zh: the steps, the notes
+// and the words of every row in Chinese, the rows' protocol as in English.
+func TestRowsSpeakChinese(t *testing.T) {
+	demotest.InChinese(t, options, nil, run, sayPodsInRequests.Format(5, 3).ZH, sayLastPage.ZH)
 }

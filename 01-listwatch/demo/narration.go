@@ -2,9 +2,11 @@ package main
 
 import "informer-from-scratch/internal/lang"
 
-// Everything stage 01's demo says, in English and Chinese side by side.
-// The timeline's event rows are the protocol and are not here: they read
-// the same in both languages.
+// Everything stage 01's demo says, in English and Chinese side by side:
+// the steps, the notes, and the words of the timeline's rows (an object
+// column of words, an explanation after a row's protocol). The protocol
+// itself, keys, resourceVersions and HTTP lines, is not here: it reads the
+// same in both languages.
 var (
 	sayTitle = lang.T("ListWatch: LIST in pages, WATCH from a resourceVersion, and WatchList",
 		"ListWatch —— 分页 LIST、从某个 resourceVersion 开始 WATCH，以及 WatchList")
@@ -56,4 +58,11 @@ resourceVersionMatch=NotOlderThan 配上空的 resourceVersion，保证这份状
 	sayWatchingMore = lang.T("Watching the same stream for 5 more seconds…", "在同一个流上再 watch 5 秒……")
 	sayCarriesOn    = lang.T("The same stream now carries changes, like any watch:",
 		"之后，同一个流就像普通 watch 一样送来变化：")
+
+	// The rows' words.
+	sayPage            = lang.T("page %d: %d pods", "第 %d 页：%d 个 Pod")
+	sayLastPage        = lang.T("no continue token: the last page", "没有 continue token：这是最后一页")
+	sayPodsInRequests  = lang.T("%d pods in %d requests", "%d 个 Pod，共 %d 次请求")
+	sayDeletionBegun   = lang.T("deletionTimestamp set: the deletion has begun", "设置了 deletionTimestamp：删除已经开始")
+	sayBookmarkCarries = lang.T("a bookmark carries only a resourceVersion", "bookmark 只带一个 resourceVersion")
 )

@@ -84,7 +84,7 @@ func (s *script) expiredThenRelist(run *running) error {
 	s.tl.Step(sayExpiredTitle, sayExpiredWhy)
 	before := run.r.LastSyncResourceVersion()
 	run.link.Cut()
-	s.tl.Event("demo", "CUT", "the reflector's connection", "its watch ends; its next watch request waits")
+	s.tl.EventAbout(nil, "demo", "CUT", sayConnection, "", sayCutWhy)
 	if err := s.create("web-5"); err != nil {
 		return err
 	}
@@ -95,11 +95,11 @@ func (s *script) expiredThenRelist(run *running) error {
 	if err != nil {
 		return err
 	}
-	s.tl.Event("demo", "COMPACT", "etcd", fmt.Sprintf("history before revision %d is gone; the reflector is at %s", rev, before))
+	s.tl.Event("demo", "COMPACT", "etcd", fmt.Sprintf("revision=%d", rev), sayCompactWhy.Format(before))
 
 	events, calls, requests := run.events.mark(), run.store.calls.mark(), s.requests.mark()
 	run.link.Restore()
-	s.tl.Event("demo", "RESTORE", "the reflector's connection", "the waiting watch request goes out")
+	s.tl.EventAbout(nil, "demo", "RESTORE", sayConnection, "", sayRestoreWhy)
 	if _, err := run.events.waitFor(s.env.Ctx, events, "the 410", func(e watch.Event) bool { return e.Type == watch.Error }); err != nil {
 		return err
 	}

@@ -24,3 +24,9 @@ func TestDemoRunsToCompletion(t *testing.T) {
 		"store      Resync",                       // resync, with no request
 	)
 }
+
+// TestRowsSpeakChinese runs the demo with --lang=zh: the steps, the notes
+// and the words of every row in Chinese, the rows' protocol as in English.
+func TestRowsSpeakChinese(t *testing.T) {
+	demotest.InChinese(t, options, nil, run, sayNewKeys.Format(sayKeys.Format("stage02/web-5")).ZH, sayResyncRow.ZH)
+}

@@ -2,9 +2,11 @@ package main
 
 import "informer-from-scratch/internal/lang"
 
-// Everything stage 02's demo says, in English and Chinese side by side.
-// The timeline's event rows are the protocol and are not here: they read
-// the same in both languages.
+// Everything stage 02's demo says, in English and Chinese side by side:
+// the steps, the notes, and the words of the timeline's rows (an object
+// column of words, an explanation after a row's protocol). The protocol
+// itself, keys, resourceVersions and HTTP lines, is not here: it reads the
+// same in both languages.
 var (
 	sayTitle = lang.T("Reflector: list, watch, relist on 410, backoff, bookmarks, WatchList",
 		"Reflector —— list、watch、遇到 410 重新 LIST、退避、bookmark、WatchList")
@@ -115,4 +117,21 @@ compacted; a store that implements ReflectorBookmarkStore hears of them. %s`,
 	sayPlainBookmarks = lang.T("%d plain bookmark(s) reached the store in this run.", "这次运行中有 %d 个普通 bookmark 到了 store。")
 	sayNoWatchCache   = lang.T("This playground runs without the watch cache (to force the 410), so none came here.",
 		"这个 playground 关掉了 watch cache（为了逼出 410），所以这里一个也没有。")
+
+	// The rows' words.
+	sayConnection    = lang.T("the reflector's connection", "reflector 的连接")
+	sayCutWhy        = lang.T("its watch ends; its next watch request waits", "它的 watch 断开，下一个 watch 请求先等着")
+	sayRestoreWhy    = lang.T("the waiting watch request goes out", "等着的 watch 请求发出去了")
+	sayCompactWhy    = lang.T("the history before it is gone; the reflector is at %s", "这之前的历史都没了，而 reflector 还停在 %s")
+	sayReturned      = lang.T("ListAndWatch returned it", "ListAndWatch 返回了这个错误")
+	sayStoppedWhy    = lang.T("returned: its context was cancelled, its watch is closed", "已返回：context 被取消，watch 已关闭")
+	sayNoMetadata    = lang.T("no metadata", "没有 metadata")
+	sayDeletionBegun = lang.T("deletionTimestamp set: the deletion has begun", "设置了 deletionTimestamp：删除已经开始")
+	sayObjects       = lang.T("%d objects", "%d 个对象")
+	sayResyncRow     = lang.T("no request: a queue would deliver them all again", "不发请求：换成队列，会把它们全部再投递一遍")
+	sayNewKeys       = lang.T("new: %s", "新增：%s")
+	sayGoneKeys      = lang.T("gone: %s", "消失：%s")
+	saySameKeys      = lang.T("the same keys as before", "key 和之前完全一样")
+	sayKeys          = lang.Verbatim("%s")
+	sayAndMore       = lang.T("%s and %d more", "%s 等，另有 %d 个")
 )

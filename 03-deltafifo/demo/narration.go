@@ -2,10 +2,12 @@ package main
 
 import "informer-from-scratch/internal/lang"
 
-// Everything stage 03's demo says, in English and Chinese side by side.
-// The timeline's event rows are the protocol and are not here: they read
-// the same in both languages; so do the cells of the Pop tables, but for
-// the consumer's lines.
+// Everything stage 03's demo says, in English and Chinese side by side:
+// the steps, the notes, and the words of the timeline's rows (an object
+// column of words, an explanation after a row's protocol). The protocol
+// itself, keys, resourceVersions and HTTP lines, is not here: it reads the
+// same in both languages; so do the cells of the Pop tables, but for the
+// consumer's lines.
 var (
 	sayTitle = lang.T("DeltaFIFO and RealFIFO: the same events through both queues",
 		"DeltaFIFO 与 RealFIFO —— 同一串事件分别走两种队列")
@@ -79,4 +81,14 @@ seen N: its cache is in a state the API server never was in.`,
 	sayConsumerGone     = lang.T("  ↳ consumer: %s is gone → OnDelete(tombstone, last rv %s)", "  ↳ 消费者：%s 没了 → OnDelete(tombstone，最后的 rv 是 %s)")
 	sayConsumerReplaced = lang.T("  ↳ consumer: cache replaced in one step", "  ↳ 消费者：一步替换整个缓存")
 	sayConsumerSync     = lang.T("  ↳ consumer: OnUpdate for each cached object: %s", "  ↳ 消费者：对每个缓存的对象调 OnUpdate：%s")
+
+	// The rows' words.
+	sayConfigMaps      = lang.T("%d configmaps", "%d 个 ConfigMap")
+	sayToReplace       = lang.T("handed to both queues' Replace", "交给两个队列的 Replace")
+	sayToBoth          = lang.T("handed to both queues", "交给两个队列")
+	sayBothQueues      = lang.T("both queues", "两个队列")
+	sayWatchOpen       = lang.T("the watch is open", "watch 还开着")
+	sayNobodyWatching  = lang.T("nobody is watching", "这时没有人在 watch")
+	sayConnectionDrops = lang.T("the connection drops", "连接断了")
+	sayDemoEnds        = lang.T("the demo ends", "demo 结束")
 )

@@ -13,11 +13,17 @@ import (
 // its call returned would come after the cache's row).
 func TestDemoRunsToCompletion(t *testing.T) {
 	demotest.RunCausal(t, options, run, 9,
-		"REPLACE   8 pods",                          // the Reflector filled the cache
-		"refused: indexer conflict: map[byNode:{}]", // AddIndexers on a name in use
-		"byNode=node-2",                             // a question answered from an index
-		"0 HTTP request(s) sent while answering",    // and none from the server
-		"after: [shop/cache-1 shop/web-2]",          // the update moved web-2 into app=cache
-		"app=cache app=db app=web",                  // and the emptied app=worker bucket is gone
+		"REPLACE   8 pods", // the Reflector filled the cache
+		"error: indexer conflict: map[byNode:{}] — added a second time: refused", // AddIndexers on a name in use
+		"byNode=node-2",                          // a question answered from an index
+		"0 HTTP request(s) sent while answering", // and none from the server
+		"[shop/cache-1 shop/web-2] — after",      // the update moved web-2 into app=cache
+		"app=cache app=db app=web",               // and the emptied app=worker bucket is gone
 	)
+}
+
+// TestRowsSpeakChinese runs the demo with --lang=zh: the steps, the notes
+// and the words of every row in Chinese, the rows' protocol as in English.
+func TestRowsSpeakChinese(t *testing.T) {
+	demotest.InChinese(t, options, nil, run, sayPods.Format(8).ZH, sayWholeState.ZH)
 }

@@ -2,9 +2,11 @@ package main
 
 import "informer-from-scratch/internal/lang"
 
-// Everything stage 04's demo says, in English and Chinese side by side.
-// The timeline's event rows are the protocol and are not here: they read
-// the same in both languages.
+// Everything stage 04's demo says, in English and Chinese side by side:
+// the steps, the notes, and the words of the timeline's rows (an object column of words, an
+// explanation after a row's protocol). The protocol itself, keys,
+// resourceVersions and HTTP lines, is not here: it reads the same in both
+// languages.
 var (
 	sayTitle = lang.T("Indexer: the local cache, its indices and the listers", "Indexer —— 本地缓存、索引与 lister")
 
@@ -72,4 +74,14 @@ the pod is bound to a node, and no kubelet will ever confirm a graceful delete.)
 		`删除 %s/worker-1，它是唯一一个 app=worker 的 Pod。空桶会被删掉，所以建在短命值上的索引，
 不会为见过的每个值都留着一个空集合。（宽限期设为 0：这个 Pod 已经绑定到节点上，
 而不会有哪个 kubelet 来确认一次优雅删除。）`)
+
+	// The rows' words.
+	sayAddedAgain = lang.T("added a second time: refused", "第二次添加：被拒绝")
+	sayOfWhichIn  = lang.T("of which in %s: %s", "其中在 %s 里的：%s")
+	sayUnchanged  = lang.T("unchanged: its node did not change", "没变：它的节点没变")
+	sayValues     = lang.T("values", "取值")
+	sayBefore     = lang.T("before", "修改前")
+	sayAfter      = lang.T("after", "修改后")
+	sayPods       = lang.T("%d pods", "%d 个 Pod")
+	sayWholeState = lang.T("the whole state; the indices rebuilt", "整份状态换掉，索引全部重建")
 )

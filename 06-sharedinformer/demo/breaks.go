@@ -173,7 +173,7 @@ func (s *script) stalledHandler() error {
 	reg, err := s.informer.AddEventHandlerWithOptions(informer.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) {
 			if pod, ok := obj.(*corev1.Pod); ok && pod.Name == "burst-1" {
-				s.tl.Event("handler", "STALLS", s.ns+"/burst-1", "slow: stuck in OnAdd until the demo releases it")
+				s.tl.Event("handler", "STALLS", s.ns+"/burst-1", "slow:", sayStuck)
 				<-release
 			}
 		},
@@ -206,13 +206,13 @@ func (s *script) stalledHandler() error {
 		if err == nil || s.env.Ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
 			return fmt.Errorf("--break=blocking-listener: audit was to wait for slow, and: %v", err)
 		}
-		s.tl.Event("demo", "WAITED", "5s", "audit has not heard of burst-4: the distributor waits for slow")
+		s.tl.Event("demo", "WAITED", "5s", "", sayDistributorWaits)
 		s.tl.Note(sayHeardOf, s.trail.addsSince(mark, "audit"))
 	}
 	s.showCache()
 
 	mark = s.trail.mark()
-	s.tl.Event("demo", "RELEASE", "slow", "its OnAdd of burst-1 returns")
+	s.tl.Event("demo", "RELEASE", "slow", "", sayReleased)
 	unblock()
 	if err := s.trail.waitFor(s.env.Ctx, mark, "burst-4's add at slow", handlerCall("slow", "OnAdd", s.ns+"/burst-4")); err != nil {
 		return err

@@ -41,7 +41,7 @@ func TestDemoRunsToCompletion(t *testing.T) {
 		}},
 		{"deltafifo", lang.ZH, []string{
 			// The initial list: one Replaced item per pod.
-			`reflector +Replace +3 pods`, `queue +Replaced +stage06/web-1 .*isInInitialList=true`, `indexer +Add +stage06/web-1`,
+			`reflector +Replace +3 个 Pod`, `queue +Replaced +stage06/web-1 .*isInInitialList=true`, `indexer +Add +stage06/web-1`,
 			`reflector +Add +stage06/web-4`, `queue +Added +stage06/web-4`, `indexer +Add +stage06/web-4`,
 			`processor +replay +stage06/web-\d +late: .*isInInitialList=true`,
 			// The queue makes the tombstone, after the listed pods.
@@ -60,7 +60,7 @@ func TestDemoRunsToCompletion(t *testing.T) {
 				sayHeardAll.Format(2).In(l),
 				cache + "[web-1@",
 				strings.ReplaceAll(held, "%d", "0"), // managedFields entries held: 0
-				"STOPPED   RunWithContext returned        IsStopped()=true",
+				"STOPPED   RunWithContext                 IsStopped()=true — " + sayReturned.In(l),
 			}
 			args := []string{"--queue=" + tc.queue, "--lang=" + l}
 			var out string
@@ -69,6 +69,7 @@ func TestDemoRunsToCompletion(t *testing.T) {
 			} else {
 				tr := demotest.RunTranscript(t, options, args, run, want...)
 				demotest.NarratesInChinese(t, tr)
+				demotest.RowsSayNoEnglish(t, tr)
 				out = tr.Out
 			}
 			rest := out
@@ -107,12 +108,12 @@ func TestDemoOnlyReadsARealCluster(t *testing.T) {
 func TestChaosDemoShowsEachRecovery(t *testing.T) {
 	out := demotest.RunWithArgs(t, options, []string{"--chaos"}, run,
 		"--chaos: the informer talks to a fault-injecting proxy",
-		"STOPPED   RunWithContext returned        IsStopped()=true",
+		"STOPPED   RunWithContext                 IsStopped()=true — returned",
 	)
 	resume := `http +GET +/api/v1/namespaces/stage06/pods allowWatchBookmarks=true&resourceVersion=\d+&timeoutSeconds=\d+&watch=true`
 	rest := out[strings.Index(out, "Chaos 1"):]
 	for _, row := range []string{
-		`fault +cut-watch pods watch +connection aborted`, resume, `handler +OnUpdate +stage06/web-1 .*from rv`,
+		`fault +cut-watch pods watch +— connection aborted after \d+ events`, resume, `handler +OnUpdate +stage06/web-1 .*rv=\d+ → rv=\d+`,
 		`fault +410-gone +pods watch`, `watch +ERROR .*410 Expired`,
 		`http +GET .*sendInitialEvents=true`, `reflector +Replace +3 pods`,
 		// The relist's rows end before the next step begins.
@@ -146,7 +147,7 @@ func TestBreakSwitchesShowTheirFailure(t *testing.T) {
 		}, []string{`processor +delete +stage06/web-3`, `OnDelete +stage06/web-3`, `late's typed DeleteFunc`}},
 		{"blocking-listener", []string{
 			`STALLS +stage06/burst-1`,
-			`WAITED +5s +audit has not heard of burst-4: the distributor waits for slow`,
+			`WAITED +5s +— audit has not heard of burst-4: the distributor waits for slow`,
 			`audit heard of: \[stage06/burst-1 stage06/burst-2( stage06/burst-3)?\]`,
 			`RELEASE +slow`, `indexer +Add +stage06/burst-4`, `handler +OnAdd +stage06/burst-4 +audit:`,
 			`audit's own view, built from its calls alone: the same pods.`,

@@ -3,9 +3,11 @@ package main
 import "informer-from-scratch/internal/lang"
 
 // Everything stage 06's demo says, in English and Chinese side by side:
-// its flags' help and errors, --break=help, the steps, the notes, and the
-// answers of the web view's buttons. The timeline's event rows are the
-// protocol and are not here: they read the same in both languages.
+// its flags' help and errors, --break=help, the steps, the notes, the
+// answers of the web view's buttons, and the words of the timeline's rows (an object column of words, an
+// explanation after a row's protocol). The protocol itself, keys,
+// resourceVersions and HTTP lines, is not here: it reads the same in both
+// languages.
 var (
 	sayTitle = lang.T("SharedIndexInformer: stages 1-5 assembled, one pod followed through every layer",
 		"SharedIndexInformer —— 把第 1 到 5 阶段组装起来，跟着一个 Pod 走过每一层")
@@ -201,4 +203,27 @@ its resourceVersion: etcd kept the history, so no relist. A pod created after it
 	sayCompactedOpen = lang.T("compacted; an open watch is not affected: cut the watch, change something, compact, then restore",
 		"已压缩；开着的 watch 不受影响：先断开 watch，改点东西，再压缩，然后恢复")
 	sayCompacted = lang.T("compacted: restore the watch to see the 410 and the relist", "已压缩：恢复 watch，就能看到 410 和重新 list")
+
+	// The rows' words.
+	sayPods             = lang.T("%d pods", "%d 个 Pod")
+	sayInBatch          = lang.T("in a batch of %d", "同一批共 %d 个")
+	sayInTransaction    = lang.T("in a transaction of %d", "同一个事务共 %d 个")
+	sayTombstone        = lang.T("deleted while no watch was open", "在没有 watch 的时候被删掉了")
+	saySync             = lang.T("same rv: a sync", "rv 没变：这是一次 sync")
+	sayTheInformer      = lang.T("the informer", "informer 本身")
+	sayConnection       = lang.T("the informer's connection", "informer 的连接")
+	sayCutWhy           = lang.T("its watch ends; its next watch request waits", "它的 watch 断开，下一个 watch 请求先等着")
+	sayRestoreWhy       = lang.T("the waiting watch request goes out", "等着的 watch 请求发出去了")
+	sayCompactWhy       = lang.T("the history before it is gone", "这之前的历史都没了")
+	sayReturned         = lang.T("returned", "已返回")
+	sayWillRelist       = lang.T("the reflector will list again", "reflector 会重新 list")
+	sayStuck            = lang.T("stuck in OnAdd until the demo releases it", "卡在 OnAdd 里，直到 demo 放行")
+	sayDistributorWaits = lang.T("audit has not heard of burst-4: the distributor waits for slow", "audit 还没收到 burst-4：分发者在等 slow")
+	sayReleased         = lang.T("its OnAdd of burst-1 returns", "它处理 burst-1 的 OnAdd 返回了")
+	sayRestarting       = lang.T("stopping it; etcd keeps running", "先停掉它；etcd 照常运行")
+	sayBackAfter        = lang.T("back after %s", "%s 后恢复")
+	sayCutAfter         = lang.T("connection aborted after %d events", "送出 %d 个事件后，连接被掐断")
+	sayGoneAfter        = lang.T("after %d events, then the end of the watch", "在 %d 个事件之后发出，随后 watch 结束")
+	sayAddedRunning     = lang.T("added while the informer runs", "在 informer 运行中途加入")
+	sayEachCallTakes    = lang.T("each call takes %s", "每次调用耗时 %s")
 )

@@ -20,16 +20,16 @@ import (
 // them; the answers to writes are held back to catch a late print.
 func TestDemoRunsToCompletion(t *testing.T) {
 	out := demotest.RunCausal(t, options, run, 3,
-		"dashboard: pods                the same informer (the same cache) as before",
+		"dashboard: pods                — the same informer (the same cache) as before",
 		"autoscaler's pod handler was called for 3 pods",
 		"dashboard's pod handler was called for 3 pods",
 		`Deployments("stage07").List("app=web,tier in (back,front)"): 2 deployments.`,
 		"0 requests sent while answering.",
-		"typed factory: no informer found for samplecontroller.k8s.io/v1alpha1, Resource=foos",
+		"error: no informer found for samplecontroller.k8s.io/v1alpha1, Resource=foos",
 		"spec.deploymentName=example-web spec.replicas=2",
 		"OnAdd     stage07/third",
 		"IsStopped()=true",
-		"not started: HasSynced()=false, 0 requests sent",
+		"HasSynced()=false — asked for after Shutdown: not started, 0 requests sent",
 	)
 	// The request tables, in order: with the factory, without, the Foos.
 	rest := out
@@ -60,4 +60,10 @@ func TestDemoOnlyReadsARealCluster(t *testing.T) {
 		{Group: "apps", Version: "v1", Resource: "deployments"},
 		crd.Resource,
 	}, "Read-only on a real cluster", "Any resource through ForResource", "IsStopped()=true")
+}
+
+// TestRowsSpeakChinese runs the demo with --lang=zh: the steps, the notes
+// and the words of every row in Chinese, the rows' protocol as in English.
+func TestRowsSpeakChinese(t *testing.T) {
+	demotest.InChinese(t, options, nil, run, saySameInformer.ZH, sayNewFoo.ZH)
 }

@@ -2,9 +2,11 @@ package main
 
 import "informer-from-scratch/internal/lang"
 
-// Everything stage 07's demo says, in English and Chinese side by side.
-// The timeline's event rows are the protocol and are not here: they read
-// the same in both languages.
+// Everything stage 07's demo says, in English and Chinese side by side:
+// the steps, the notes, and the words of the timeline's rows (an object column of words, an
+// explanation after a row's protocol). The protocol itself, keys,
+// resourceVersions and HTTP lines, is not here: it reads the same in both
+// languages.
 var (
 	sayTitle = lang.T("SharedInformerFactory: one informer per type, shared by the whole program",
 		"SharedInformerFactory —— 每种类型一个 informer，整个程序共享")
@@ -107,4 +109,16 @@ informer goroutine has returned. From then on Start does nothing.`,
 	sayFoos        = lang.T("%d foos", "%d 个 Foo")
 	sayRequest     = lang.T("1 request", "1 个请求")
 	sayRequests    = lang.T("%d requests", "%d 个请求")
+
+	// The rows' words.
+	sayBuilt          = lang.T("built: the first request for this type", "新建：头一回有人要这个类型")
+	saySameInformer   = lang.T("the same informer (the same cache) as before", "还是之前那个 informer（同一份缓存）")
+	sayInformers      = lang.T("%d informers", "%d 个 informer")
+	sayStartReturns   = lang.T("each runs on its own goroutine; Start returns at once", "各自在自己的 goroutine 上运行；Start 立即返回")
+	sayCacheAnswer    = lang.T("the cache's answer, a NotFound like the server's", "这是缓存的回答，和服务端一样是 NotFound")
+	sayNotStarted     = lang.T("asked for after Shutdown: not started, %s sent", "Shutdown 之后才要的：没有启动，发出 %s")
+	sayTypedFactory   = lang.T("the typed factory knows only its own types", "typed factory 只认识它自己的类型")
+	sayDynamicFactory = lang.T("dynamic factory: the informer of this GroupVersionResource", "dynamic factory：这个 GroupVersionResource 的 informer")
+	sayNewFoo         = lang.T("a new Foo, through the dynamic informer's watch", "一个新的 Foo，经由 dynamic informer 的 watch 送到")
+	sayRegistered     = lang.T("registered and established: the apiserver serves foos", "已注册并生效：apiserver 开始提供 foos")
 )

@@ -151,8 +151,7 @@ func (s *script) failAgain() error {
 	s.tl.Note(sayShowIt)
 	s.faults.failNextCreates(1)
 	mark := s.trace.mark()
-	s.tl.Event("demo", "DELETE", s.deployment("flaky-web"), "by hand")
-	if err := s.kube.AppsV1().Deployments(s.ns).Delete(s.env.Ctx, "flaky-web", metav1.DeleteOptions{}); err != nil {
+	if err := s.deleteDeploymentByHand("flaky-web"); err != nil {
 		return err
 	}
 	if err := s.wait("Foo flaky's Deployment back after one more failure", mark,
@@ -200,7 +199,7 @@ func (s *script) leftBehind(mark int) error {
 	if err != nil {
 		return fmt.Errorf("--break=owner-reference: flaky-web was to be left behind, and: %w", err)
 	}
-	s.tl.Event("demo", "GET", s.deployment("flaky-web"), fmt.Sprintf("still there 2s later: rv=%s, ownerReferences=%d", d.ResourceVersion, len(d.OwnerReferences)))
+	s.tl.Event("demo", "GET", s.deployment("flaky-web"), fmt.Sprintf("rv=%s ownerReferences=%d", d.ResourceVersion, len(d.OwnerReferences)), sayStillThere)
 	s.tl.Note(sayLeftBehind)
 	return nil
 }

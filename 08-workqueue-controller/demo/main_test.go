@@ -77,41 +77,44 @@ func TestDemoTellsTheStoryInOrder(t *testing.T) {
 		"lister     Get       Deployment stage08/example-web worker",
 		`error: deployment.apps "example-web" not found`,
 		"write      CREATE    Deployment stage08/example-web",
-		"status.availableReplicas=1 → rv=",
+		"write      ← CREATE  Deployment stage08/example-web worker 1; rv=",
+		"status.availableReplicas=1",
+		"write      ← UPDATE  Foo stage08/example status     worker 1; rv=",
 		// Scale.
 		"Step 4: Scale the Foo",
-		"write      UPDATE    Deployment stage08/example-web",
-		"spec.replicas=3 → rv=",
-		"status.availableReplicas=3 → rv=",
+		"write      UPDATE    Deployment stage08/example-web worker 1; spec.replicas=3",
+		"write      ← UPDATE  Deployment stage08/example-web worker 1; rv=",
+		"status.availableReplicas=3",
+		"write      ← UPDATE  Foo stage08/example status     worker 1; rv=",
 		// Deleted behind its back: mapped to the Foo, created again.
 		"Step 5: Delete the Deployment",
 		"handler    OnDelete  Deployment stage08/example-web key stage08/example",
 		"write      CREATE    Deployment stage08/example-web",
 		// Edited by hand: corrected.
 		"Step 6: Edit the Deployment by hand",
-		"write      UPDATE    Deployment stage08/example-web",
-		"spec.replicas=3 → rv=",
+		"write      UPDATE    Deployment stage08/example-web worker 1; spec.replicas=3",
+		"write      ← UPDATE  Deployment stage08/example-web worker 1; rv=",
 		// Three failures, delays doubling, then success and Forget.
 		"Step 7: A reconcile that fails 3 times",
 		"injected by the demo's --fail (failure 1)",
-		"requeue 1: back in 5ms",
+		"requeue 1 — back in 5ms",
 		"injected by the demo's --fail (failure 2)",
-		"requeue 2: back in 10ms",
+		"requeue 2 — back in 10ms",
 		"injected by the demo's --fail (failure 3)",
-		"requeue 3: back in 20ms",
+		"requeue 3 — back in 20ms",
 		"write      CREATE    Deployment stage08/flaky-web",
 		"Foo flaky waited 5ms, 10ms, 20ms between its attempts",
 		// Forget reset the count: one more failure waits 5ms, not 40ms.
 		"Show it: delete flaky-web by hand",
 		"injected by the demo's --fail (failure 1)",
-		"requeue 1: back in 5ms",
+		"requeue 1 — back in 5ms",
 		"requeue 1, back in 5ms: Forget after the success had reset flaky's count.",
 		// The Foo's Deployment goes with it.
 		"Step 8: Delete a Foo",
 		// Changes while a worker holds the key: marked dirty, one worker.
 		"Step 9: Change a Foo while a worker holds its key",
 		"spec.replicas 4 → 5",
-		"workqueue  Add       stage08/example                held by a worker: queued again at its Done",
+		"workqueue  Add       stage08/example                — held by a worker: queued again at its Done",
 		"Adds came while a worker held stage08/example, in",
 		"each hold put the key into the dirty set",
 		"never two at once.",
@@ -119,10 +122,11 @@ func TestDemoTellsTheStoryInOrder(t *testing.T) {
 		"Step 10: Shut down with a reconcile in flight",
 		"worker     sync      stage08/example",
 		"controller ShutDownWithDrain",
-		"spec.replicas=2 → rv=",
+		"write      UPDATE    Deployment stage08/example-web worker 1; spec.replicas=2",
+		"write      ← UPDATE  Deployment stage08/example-web worker 1; rv=",
 		"controller Drained",
-		"controller Shutdown                                 workers returned",
-		"controller Shutdown                                 informers stopped",
+		"controller Shutdown                                 — workers returned",
+		"controller Shutdown                                 — informers stopped",
 		"The reconcile in flight finished its write before the drain ended",
 		"workqueue_adds_total",
 	)
@@ -131,10 +135,11 @@ func TestDemoTellsTheStoryInOrder(t *testing.T) {
 	// checked.
 	for step, wants := range map[string][]string{
 		"Step 3": {"standin    STATUS    Deployment stage08/example-web availableReplicas=1"},
-		"Step 6": {"demo       UPDATE    Deployment stage08/example-web by hand: spec.replicas=5"},
+		"Step 6": {"demo       UPDATE    Deployment stage08/example-web spec.replicas=5 — by hand"},
 		"Step 8": {
 			"standin    DELETE    Deployment stage08/flaky-web",
-			"handler    OnDelete  Deployment stage08/flaky-web   key stage08/flaky; orphan: its Foo is not in the cache, ignored",
+			"handler    OnDelete  Deployment stage08/flaky-web   key stage08/flaky; error: ",
+			"— orphan: its Foo is not in the cache, ignored",
 		},
 	} {
 		for _, want := range wants {
@@ -494,9 +499,9 @@ func TestBreakSwitchesShowTheirFailure(t *testing.T) {
 			`write +EVENT +Foo stage08/flaky +worker \d; Warning ErrResourceExists`,
 			regexp.QuoteMeta("第 8 步：" + sayDeleteFooTitle.ZH),
 			`demo +DELETE +Foo stage08/flaky`,
-			`demo +GET +Deployment stage08/flaky-web +still there 2s later: rv=\d+, ownerReferences=0`,
+			`demo +GET +Deployment stage08/flaky-web +rv=\d+ ownerReferences=0 — ` + regexp.QuoteMeta(sayStillThere.ZH),
 			regexp.QuoteMeta(strings.SplitN(sayLeftBehind.ZH, "\n", 2)[0]),
-		}, []string{`standin +DELETE +Deployment stage08/flaky-web`, `controlled by Foo flaky`}},
+		}, []string{`standin +DELETE +Deployment stage08/flaky-web`, regexp.QuoteMeta(sayControlledBy.Format("flaky").ZH)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := []string{"--break=" + tc.name}
@@ -504,6 +509,7 @@ func TestBreakSwitchesShowTheirFailure(t *testing.T) {
 				args = append(args, "--lang=zh")
 				tr := demotest.RunTranscript(t, options, args, run, "--break="+tc.name)
 				demotest.NarratesInChinese(t, tr)
+				demotest.RowsSayNoEnglish(t, tr)
 				demotest.RowsShowBreak(t, tc.name, tr.Out, tc.want, tc.not)
 				return
 			}

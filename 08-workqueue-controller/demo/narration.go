@@ -4,9 +4,11 @@ import "informer-from-scratch/internal/lang"
 
 // Everything stage 08's demo says, in English and Chinese side by side:
 // its flags' help and errors, --break=help, the steps, the notes, the
-// metrics table's words, what it refuses on a real cluster, and the
-// answers of the web view's buttons. The timeline's event rows are the
-// protocol and are not here: they read the same in both languages.
+// metrics table's words, what it refuses on a real cluster, the answers
+// of the web view's buttons, and the words of the timeline's rows (an object column of words, an
+// explanation after a row's protocol). The protocol itself, keys,
+// resourceVersions and HTTP lines, is not here: it reads the same in both
+// languages.
 var (
 	sayTitle = lang.T("a controller: sample-controller's Foo on our factory and workqueue",
 		"一个控制器 —— sample-controller 的 Foo，跑在我们的 factory 和 workqueue 上")
@@ -273,4 +275,44 @@ Deployment behind its back, and make a reconcile fail. Press Ctrl-C to shut it d
 	sayCreatedFlaky = lang.T("created Foo %s: its Deployment create fails %d times (%s), then succeeds",
 		"已创建 Foo %s：它的 Deployment 创建会先失败 %d 次（%s），然后成功")
 	sayNoFoo = lang.T("there is no Foo: create one first", "一个 Foo 都没有：先创建一个")
+
+	// The rows' words (observe.go): rowWords says observe's fixed English
+	// Details, by the Detail; the others hold a number or a name.
+	rowWords = map[string]lang.Text{
+		"dropped: the queue is shutting down (predicted)": lang.T("dropped: the queue is shutting down (predicted)",
+			"被丢弃：队列正在关停（预测）"),
+		"held by a worker: queued again at its Done (predicted)": lang.T("held by a worker: queued again at its Done (predicted)",
+			"worker 正拿着它：等它 Done 时再入队（预测）"),
+		"Foo gone: nothing to enqueue (the garbage collector deletes its Deployment)": lang.T(
+			"Foo gone: nothing to enqueue (the garbage collector deletes its Deployment)",
+			"Foo 没了：没有要入队的（它的 Deployment 由垃圾回收器删除）"),
+		"not controlled by a Foo: ignored":             lang.T("not controlled by a Foo: ignored", "不受任何 Foo 控制：忽略"),
+		"orphan: its Foo is not in the cache, ignored": lang.T("orphan: its Foo is not in the cache, ignored", "孤儿：缓存里没有它的 Foo，忽略"),
+		"shutting down: not reconciled":                lang.T("shutting down: not reconciled", "正在关停：不做 reconcile"),
+		"informers of Foos and Deployments started":    lang.T("informers of Foos and Deployments started", "Foo 和 Deployment 的 informer 已启动"),
+		"caches synced, every existing Foo queued":     lang.T("caches synced, every existing Foo queued", "缓存已同步，现有的每个 Foo 都已入队"),
+		"stop taking keys; wait for the reconciles in flight": lang.T("stop taking keys; wait for the reconciles in flight",
+			"不再接收 key；等进行中的 reconcile 做完"),
+		"no reconcile in flight": lang.T("no reconcile in flight", "没有进行中的 reconcile 了"),
+		"workers returned":       lang.T("workers returned", "worker 都已返回"),
+		"informers stopped":      lang.T("informers stopped", "informer 都已停止"),
+	}
+	sayWorkersStarted        = lang.T("%d workers started", "%d 个 worker 已启动")
+	sayDrainTimedOut         = lang.T("reconciles still running after %s: cancelled", "%s 后还有 reconcile 在跑：取消它们")
+	sayControlledBy          = lang.T("controlled by Foo %s", "受 Foo %s 控制")
+	sayNotAnObject           = lang.T("got %s: not an object", "收到 %s：不是一个对象")
+	sayBackIn                = lang.T("back in %v", "%v 后重新入队")
+	sayNotWritten            = lang.T("not written", "没有写成")
+	sayGarbageCollected      = lang.T("its owner, Foo %s, is gone: the garbage collector's part", "它的 owner Foo %s 已经没了：这是垃圾回收器的活")
+	sayDeploymentControllers = lang.T("the deployment controller's part", "这是 deployment controller 的活")
+	sayByHand                = lang.T("by hand", "手动")
+	sayControllersContext    = lang.T("the controller's context", "控制器的 context")
+	sayAsCtrlC               = lang.T("as Ctrl-C would", "就像按了 Ctrl-C")
+	sayRegisteredCRD         = lang.T("registered and established: the apiserver serves foos", "已注册并生效：apiserver 开始提供 foos")
+	sayStillThere            = lang.T("still there 2s later", "2s 后还在")
+	sayRegisteredOurs        = lang.T("registered, annotated as the demo's", "已注册，并注明属于这个 demo")
+	sayReused                = lang.T("the demo's own, from an earlier run: reused", "是这个 demo 以前运行时留下的：直接复用")
+	sayLabelledOurs          = lang.T("labelled as the demo's", "打上了属于这个 demo 的 label")
+	sayLeftEarlier           = lang.T("left by an earlier run", "以前运行时留下的")
+	sayCleanupCRD            = lang.T("the demo's, and no Foo is left", "它属于这个 demo，而且一个 Foo 都不剩了")
 )

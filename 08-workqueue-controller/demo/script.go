@@ -96,7 +96,7 @@ func (s *script) setScene() error {
 	if err := crd.Register(s.env.Ctx, s.dyn, crd.Foo); err != nil {
 		return err
 	}
-	s.tl.Event("demo", "CRD", crd.Foo.Name(), "registered and established: the apiserver serves foos")
+	s.tl.Event("demo", "CRD", crd.Foo.Name(), "", sayRegisteredCRD)
 	s.tl.Note(sayStandin, layerStandin)
 	ctx, cancel := context.WithCancel(s.env.Ctx)
 	s.stopStandin, s.standinDone = cancel, make(chan struct{})
@@ -178,8 +178,7 @@ func (s *script) deleteDeployment() error {
 	mark := s.trace.mark()
 	// The demo's own writes are printed before they are sent, so their
 	// rows come before the events they cause.
-	s.tl.Event("demo", "DELETE", s.deployment("example-web"), "by hand")
-	if err := s.kube.AppsV1().Deployments(s.ns).Delete(s.env.Ctx, "example-web", metav1.DeleteOptions{}); err != nil {
+	if err := s.deleteDeploymentByHand("example-web"); err != nil {
 		return err
 	}
 	return s.wait("Deployment example-web back", mark,
@@ -198,7 +197,7 @@ func (s *script) editDeployment() error {
 	}
 	five := int32(5)
 	d.Spec.Replicas = &five
-	answered := s.trace.send("UPDATE", s.deployment("example-web"), "by hand: spec.replicas=5")
+	answered := s.trace.send("UPDATE", s.deployment("example-web"), "spec.replicas=5", sayByHand)
 	d, err = s.kube.AppsV1().Deployments(s.ns).Update(s.env.Ctx, d, metav1.UpdateOptions{})
 	if err != nil {
 		return err
@@ -257,8 +256,7 @@ func (s *script) deleteFoo() error {
 	}
 	s.tl.Step(sayDeleteFooTitle, sayDeleteFooWhy.Format(who))
 	mark := s.trace.mark()
-	s.tl.Event("demo", "DELETE", "Foo "+s.ns+"/flaky", "by hand")
-	if err := s.dyn.Resource(crd.Foo.GVR()).Namespace(s.ns).Delete(s.env.Ctx, "flaky", metav1.DeleteOptions{}); err != nil {
+	if err := s.deleteFooByHand(s.env.Ctx, "flaky"); err != nil {
 		return err
 	}
 	if s.breaks.noOwnerReference {
@@ -279,7 +277,7 @@ func (s *script) shutdown() error {
 	if err := s.trace.waitFor(s.env.Ctx, s.timeout, "a worker taking Foo example", mark, 0, workerTook(s.ns+"/example")); err != nil {
 		return err
 	}
-	s.tl.Event("demo", "cancel", "the controller's context", "as Ctrl-C would")
+	s.tl.EventAbout(nil, "demo", "cancel", sayControllersContext, "", sayAsCtrlC)
 	if err := s.stopControllerAndWait(); err != nil {
 		return err
 	}
@@ -414,5 +412,27 @@ func (s *script) newFoo(name, deployment string) error {
 		return err
 	}
 	answered(foo.GetResourceVersion())
+	return nil
+}
+
+// deleteDeploymentByHand deletes a Deployment behind the controller's
+// back. Its answer is a Status, with no resourceVersion.
+func (s *script) deleteDeploymentByHand(name string) error {
+	answered := s.trace.send("DELETE", s.deployment(name), "", sayByHand)
+	rv, err := demo.Delete(s.env.Ctx, s.kube.AppsV1().RESTClient(), s.ns, "deployments", name, metav1.DeleteOptions{})
+	if err != nil {
+		return err
+	}
+	answered(rv)
+	return nil
+}
+
+// deleteFooByHand deletes a Foo, as kubectl delete would.
+func (s *script) deleteFooByHand(ctx context.Context, name string) error {
+	answered := s.trace.send("DELETE", "Foo "+s.ns+"/"+name, "", sayByHand)
+	if err := s.dyn.Resource(crd.Foo.GVR()).Namespace(s.ns).Delete(ctx, name, metav1.DeleteOptions{}); err != nil {
+		return err
+	}
+	answered("")
 	return nil
 }
