@@ -173,7 +173,7 @@ func (s *script) stalledHandler() error {
 	reg, err := s.informer.AddEventHandlerWithOptions(informer.ResourceEventHandlerFuncs{
 		AddFunc: func(obj any) {
 			if pod, ok := obj.(*corev1.Pod); ok && pod.Name == "burst-1" {
-				s.tl.Event("handler", "STALLS", s.ns+"/burst-1", "slow:", sayStuck)
+				s.tl.Event("handler", "STALLS", s.ns+"/burst-1", "slow", sayStuck)
 				<-release
 			}
 		},
