@@ -141,8 +141,16 @@ ring of its own (stage 05), so audit, metrics and the cache should keep up: only
 所以 audit、metrics 和缓存都应该跟得上，只有 slow 在等。`)
 	sayStallBreak = lang.T("--break=blocking-listener: the rings are gone. Watch who waits now.",
 		"--break=blocking-listener：ring 没了。看看现在谁在等。")
-	sayHeardAll = lang.T("audit has heard of all four pods while slow is stuck; slow's ring holds %d of them.",
-		"slow 卡着的时候，audit 已经收到了全部四个 Pod；slow 的 ring 里存着其中 %d 个。")
+	// sayHeardAll's numbers are the run's: the pods audit was called for
+	// while slow is stuck, the notifications in slow's ring, the one in its
+	// stuck OnAdd, and the rest, held by its listener's pop.
+	sayHeardAll = lang.T(
+		`audit has heard of all %d pods while slow is stuck; slow's ring holds %d of them. The others:
+%d in slow's OnAdd, stuck, and %d in the hand of its listener's pop, which takes the next
+notification out of the ring first and offers it to run, the goroutine that calls slow (stage 05).`,
+		`slow 卡住期间，audit 已经收到了全部 %d 个 Pod；slow 的 ring 里只存着其中 %d 个。其余的：
+%d 个卡在 slow 的 OnAdd 里，%d 个在它的 listener 的 pop 手上：pop 会先把下一条通知从 ring 里取出来，
+再递给负责调用 slow 的 goroutine run（第 05 阶段）。`)
 	sayHeardOf = lang.T(
 		`audit heard of: %v. processLoop is stuck handing a pod to slow, so the cache and every
 handler wait with it, and the watch's new events pile up in the queue behind it.`,
