@@ -12,6 +12,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	reflector "informer-from-scratch/02-reflector"
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/reqlog"
 )
 
@@ -114,7 +115,24 @@ func (s *script) expiredThenRelist(run *running) error {
 	if err := s.waitRequest(requests+1, "the watch after the relist", isWatch); err != nil {
 		return err
 	}
-	s.tl.Note(sayRelisted, pause.Seconds(), before, strings.Join(run.store.content(), " "))
+	added, removed := run.store.lastReplaced()
+	s.tl.Note(sayRelisted, pause.Seconds(), before, keyList(added), keyList(removed), strings.Join(run.store.content(), " "))
 	s.showRV(run)
 	return nil
+}
+
+// keyList is keys as a list in a sentence, their names without the
+// namespace ("web-5", "web-3 and web-4"), or a dash for none.
+func keyList(keys []string) lang.Text {
+	var names []string
+	for _, k := range keys {
+		names = append(names, k[strings.Index(k, "/")+1:])
+	}
+	switch len(names) {
+	case 0:
+		return sayNone
+	case 1:
+		return sayKeys.Format(names[0])
+	}
+	return sayAnd.Format(strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }

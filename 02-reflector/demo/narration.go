@@ -67,13 +67,13 @@ Its next watch asks for changes after a resourceVersion etcd no longer has: the 
 twice that with jitter). It asks for resourceVersion=%s, the last one the reflector saw:
 "at least this new" is something the server can still answer from its current state.
 Paging is off for it, so an apiserver with a watch cache can serve it from memory.
-The Replace brought in web-5 and dropped web-3: the changes no event ever announced.
+The Replace brought in %s and dropped %s: the changes no event ever announced.
 Store now: %s`,
 		`LIST 在 410 之后 %.1fs 才发出，这是两轮之间的退避（起初 800ms，加上抖动最多翻倍）。
 它要的是 resourceVersion=%s，也就是 reflector 最后看到的那个版本；
 “至少这么新”这个要求，服务端凭当前状态还答得上来。
 这次 LIST 不分页，开着 watch cache 的 apiserver 可以直接从内存返回。
-这次 Replace 带进了 web-5、去掉了 web-3：这两个变化从来没有哪个事件通知过。
+这次 Replace 带进了 %s，去掉了 %s：这些变化从来没有哪个事件通知过。
 现在 store 里有：%s`)
 
 	sayWatchListTitle = lang.T("A reflector with WatchList streaming (client-go's default since 1.35)",
@@ -134,4 +134,6 @@ compacted; a store that implements ReflectorBookmarkStore hears of them. %s`,
 	saySameKeys      = lang.T("the same keys as before", "key 和之前完全一样")
 	sayKeys          = lang.Verbatim("%s")
 	sayAndMore       = lang.T("%s and %d more", "%s 等，另有 %d 个")
+	sayNone          = lang.T("nothing", "没有任何东西")
+	sayAnd           = lang.T("%s and %s", "%s 和 %s")
 )

@@ -37,6 +37,9 @@ type printStore struct {
 
 	mu    sync.Mutex
 	items map[string]string
+	// added and removed are the keys the last Replace brought in and
+	// dropped: the changes no event announced.
+	added, removed []string
 }
 
 var (
@@ -112,6 +115,7 @@ func (s *printStore) Replace(list []any, rv string) error {
 	s.mu.Lock()
 	before := s.items
 	s.items = items
+	s.added, s.removed = changedKeys(before, items)
 	s.mu.Unlock()
 	s.record("Replace", "", sayObjects.Format(len(items)), rv, "rv="+rv, diffSummary(before, items)...)
 	return nil
@@ -155,10 +159,16 @@ func (s *printStore) content() []string {
 	return out
 }
 
-// diffSummary says which keys a Replace added or removed: nothing for the
-// first Replace.
-func diffSummary(before, after map[string]string) []lang.Text {
-	var added, removed []string
+// lastReplaced is what the last Replace brought in and dropped.
+func (s *printStore) lastReplaced() (added, removed []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.added, s.removed
+}
+
+// changedKeys are the keys in after and not before, and the other way
+// round, sorted.
+func changedKeys(before, after map[string]string) (added, removed []string) {
 	for k := range after {
 		if _, ok := before[k]; !ok {
 			added = append(added, k)
@@ -169,11 +179,18 @@ func diffSummary(before, after map[string]string) []lang.Text {
 			removed = append(removed, k)
 		}
 	}
+	sort.Strings(added)
+	sort.Strings(removed)
+	return added, removed
+}
+
+// diffSummary says which keys a Replace added or removed: nothing for the
+// first Replace.
+func diffSummary(before, after map[string]string) []lang.Text {
 	if len(before) == 0 {
 		return nil
 	}
-	sort.Strings(added)
-	sort.Strings(removed)
+	added, removed := changedKeys(before, after)
 	var parts []lang.Text
 	if len(added) > 0 {
 		parts = append(parts, sayNewKeys.Format(short(added)))
