@@ -66,6 +66,7 @@ func TestDemoTellsTheStoryInOrder(t *testing.T) {
 	tr := demotest.RunCausalTranscript(t, options, nil, run, 20, "internal/standin plays both parts")
 	out := tr.Out
 	heldNoteAgreesWithItsRows(t, tr, 9, "stage08/example")
+	retriesAgreeWithTheirRows(t, tr, 7, "stage08/flaky")
 	inOrder(t, out,
 		// Create: handler → workqueue → worker → lister → write.
 		"Step 3: Create a Foo",
@@ -211,6 +212,46 @@ func heldNoteAgreesWithItsRows(t *testing.T, tr demotest.Transcript, step int, k
 	}
 	if diff := cmp.Diff(want, notes[0]); diff != "" || len(holds) == 0 {
 		t.Errorf("step %d: the note's numbers are not the rows' (-rows +note), or no Add came during a hold:\n%s", step, diff)
+	}
+}
+
+// retriesAgreeWithTheirRows reads step's rate-limited requeues of key as a
+// person would: the delays on its AddRateLimited rows until its
+// Deployment's create went through, then the one after the step's second
+// failure. The notes (sayWaited, sayForgotten) must say the same.
+func retriesAgreeWithTheirRows(t *testing.T, tr demotest.Transcript, step int, key string) {
+	t.Helper()
+	var before []string // the delays before the create went through
+	var after []string  // the requeue and delay of the next failure
+	created := false
+	for _, r := range tr.Rows {
+		if r.Kind != timeline.KindEvent || r.Step != step {
+			continue
+		}
+		if r.What == timeline.Answer("CREATE") && r.Object == "Deployment "+key+"-web" && !strings.Contains(r.Protocol, "error: ") {
+			created = true
+		}
+		if r.What != "AddRateLimited" || r.Object != key || r.Explanation == nil {
+			continue
+		}
+		delay := strings.TrimPrefix(r.Explanation.EN, "back in ")
+		if !created {
+			before = append(before, delay)
+		} else if after == nil {
+			_, requeue, _ := strings.Cut(r.Protocol, "requeue ")
+			after = []string{requeue, delay}
+		}
+	}
+	waited := demotest.NoteArgs(tr, sayWaited)
+	forgotten := demotest.NoteArgs(tr, sayForgotten)
+	if len(waited) != 1 || len(forgotten) != 1 {
+		t.Fatalf("step %d: %d notes of sayWaited and %d of sayForgotten, want one each", step, len(waited), len(forgotten))
+	}
+	if diff := cmp.Diff([]string{strings.Join(before, sayListSep.EN)}, waited[0]); diff != "" || len(before) == 0 {
+		t.Errorf("step %d: the delays the note says %s waited are not its rows' (-rows +note):\n%s", step, key, diff)
+	}
+	if diff := cmp.Diff(after, forgotten[0]); diff != "" {
+		t.Errorf("step %d: the requeue after the success the note says is not its row's (-rows +note):\n%s", step, diff)
 	}
 }
 
