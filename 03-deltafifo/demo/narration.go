@@ -26,13 +26,13 @@ Replaced delta per object; the RealFIFO (AtomicEvents) one ReplacedAll item for 
 		`Reflector 一开始先 LIST，再把结果交给队列的 Replace。DeltaFIFO 为每个对象排一个 Replaced delta；
 RealFIFO（AtomicEvents）则为整个列表只排一个 ReplacedAll。`)
 	saySynced = lang.T("HasSynced: DeltaFIFO=%v after %d Pops, RealFIFO=%v after %d: the first list has been delivered.",
-		"HasSynced：DeltaFIFO=%v（%d 次 Pop 之后），RealFIFO=%v（%d 次之后）：第一个列表已经交付完了。")
+		"HasSynced：DeltaFIFO=%v（%d 次 Pop 之后），RealFIFO=%v（%d 次之后）：第一次 list 的结果已经全部交付。")
 
 	sayBurstTitle = lang.T("Watch events while the consumer is busy", "消费者正忙时到达的 watch 事件")
 	sayBurstWhy   = lang.T(
 		`Five changes arrive before anyone pops. The DeltaFIFO files each under its object's key, and a
 key keeps the place where its FIRST pending change arrived; the RealFIFO keeps one item per event.`,
-		`在任何人 Pop 之前先来了五个变化。DeltaFIFO 把每个变化归到对象的 key 下，一个 key 在队列里的位置
+		`在任何 Pop 发生之前，先来了五个变化。DeltaFIFO 把每个变化归到对象的 key 下，一个 key 在队列里的位置
 由它第一个待处理的变化决定；RealFIFO 则是一个事件一项。`)
 
 	sayTombstoneTitle = lang.T("A relist after the watch broke: tombstones", "watch 断了之后重新 LIST：tombstone")

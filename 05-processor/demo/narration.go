@@ -19,7 +19,7 @@ the notifications are whatever the cluster does meanwhile.`,
 通知就是这段时间里集群自己发生的变化。`)
 	saySceneTitle = lang.T("Set the scene", "准备场景")
 	saySceneWhy   = lang.T("A namespace and three pods, so the initial list has something in it.",
-		"一个 namespace 和三个 Pod，让初始列表里有东西。")
+		"先建一个 namespace 和三个 Pod，这样初始列表里就有数据。")
 
 	sayRegisterTitle = lang.T("Register three handlers, then start", "先注册三个 handler，再启动")
 	sayRegisterWhy   = lang.T(
@@ -37,7 +37,7 @@ fast 和 slow 要的是 0：它们不 resync。`)
 		`Five changes in a row. Distribute hands each to all three listeners and returns at once;
 slow's notifications wait in its ring while it works. "ring" rows show each ring's depth
 (not counting the one pop holds and the one run is handling).`,
-		`连着五个变化。Distribute 把每个变化交给全部三个 listener，然后立刻返回；
+		`连续来了五个变化。Distribute 把每个变化交给全部三个 listener，然后立刻返回；
 slow 忙着的时候，它的通知就在自己的 ring 里排队。ring 行显示每个 ring 的深度
 （不算 pop 手里拿着的那一个，也不算 run 正在处理的那一个）。`)
 

@@ -52,7 +52,7 @@ first rows of each layer are printed; the steps that create, delete and compact 
 创建、删除和压缩 etcd 的那几步都跳过。`)
 	saySceneTitle = lang.T("Set the scene", "准备场景")
 	saySceneWhy   = lang.T("A namespace and three pods, so the informer's first list has something in it.",
-		"一个 namespace 和三个 Pod，让 informer 的第一次 list 里有东西。")
+		"先建一个 namespace 和三个 Pod，这样 informer 第一次 list 时就能拿到数据。")
 
 	sayBuildTitle = lang.T("Build the informer (queue: %s), add two handlers, run it", "构建 informer（队列：%s），加两个 handler，运行起来")
 	sayBuildWhy   = lang.T(
@@ -68,7 +68,7 @@ processor 在每个 handler 各自的 goroutine 上调用它。
 		`The informer's HasSynced: its cache holds the first list. A registration's HasSynced: that
 handler has also been called for every pod of it. A controller waits for the second.`,
 		`informer 的 HasSynced：它的缓存里已经有第一次 list 的结果。注册的 HasSynced：
-那个 handler 也已经为其中每个 Pod 都被调用过了。控制器等的是后者。`)
+该 handler 也已对其中每个 Pod 回调完毕。控制器等的是后者。`)
 
 	sayFollowTitle = lang.T("Follow one pod through every layer", "跟着一个 Pod 走过每一层")
 	sayFollowWhy   = lang.T("Create, update, delete: each change is one watch event, and one row per layer.",
@@ -109,7 +109,7 @@ Handlers get a DeletedFinalStateUnknown holding web-3 as the cache last had it.`
 至于它是怎么没的，已经无从得知。
 handler 收到一个 DeletedFinalStateUnknown，里面是缓存最后看到的 web-3。`)
 	sayRelistBreak = lang.T("--break=tombstones: the informer drops that tombstone. Watch audit's own view.",
-		"--break=tombstones：informer 把这个 tombstone 丢掉了。看 audit 自己的视图。")
+		"--break=tombstones：informer 把这个 tombstone 丢掉了。看看 audit 自己维护的视图。")
 
 	sayStopTitle = lang.T("Stop", "停止")
 	sayStopWhy   = lang.T("Cancelling the context stops the reflector, processLoop, the processor and every listener.",
@@ -120,15 +120,15 @@ handler 收到一个 DeletedFinalStateUnknown，里面是缓存最后看到的 w
 
 	// The audit handler's view, and the stalled handler (breaks.go).
 	saySameView = lang.T("audit's own view, built from its calls alone: the same pods.",
-		"audit 自己的视图，只凭它收到的调用建起来：Pod 一个不差。")
+		"audit 仅凭自己收到的回调建立的视图：Pod 与缓存完全一致。")
 	sayGhosts = lang.T("audit's own view, built from its calls alone: %v; ghosts (never deleted there): %v",
-		"audit 自己的视图，只凭它收到的调用建起来：%v；幽灵（在它那里永远删不掉）：%v")
+		"audit 仅凭自己收到的回调建立的视图：%v；幽灵（在它那里永远删不掉）：%v")
 	sayNoTombstone = lang.T(
 		`--break=tombstones: the relist took web-3 out of the cache, and no handler was told. What a
 handler built from its calls keeps web-3 for good: a controller would never clean up after it.
 client-go calls OnDelete with a DeletedFinalStateUnknown for it (processReplacedAllInfo).`,
 		`--break=tombstones：重新 list 把 web-3 从缓存里拿掉了，却没有告诉任何 handler。
-handler 凭调用建起来的状态会一直留着 web-3：控制器永远不会替它善后。
+handler 根据回调维护的状态会一直留着 web-3：控制器永远不会为它做清理。
 client-go 会为它调用 OnDelete，参数是一个 DeletedFinalStateUnknown（processReplacedAllInfo）。`)
 
 	sayStallTitle = lang.T("A handler that stalls", "一个卡住的 handler")
@@ -136,7 +136,7 @@ client-go 会为它调用 OnDelete，参数是一个 DeletedFinalStateUnknown（
 		`A handler named slow stops on burst-1's add, as one calling a server that does not answer would,
 and four pods are created meanwhile. Each listener parks what its handler is not ready for in a
 ring of its own (stage 05), so audit, metrics and the cache should keep up: only slow waits.`,
-		`一个叫 slow 的 handler 处理 burst-1 的 add 时卡住了，就像它调用的服务一直不回话；
+		`一个叫 slow 的 handler 处理 burst-1 的 add 时卡住了，就像它调用的下游服务一直没有响应；
 这期间创建四个 Pod。每个 listener 把自家 handler 还接不住的通知先放进自己的 ring（第 05 阶段），
 所以 audit、metrics 和缓存都应该跟得上，只有 slow 在等。`)
 	sayStallBreak = lang.T("--break=blocking-listener: the rings are gone. Watch who waits now.",
@@ -157,7 +157,7 @@ handler wait with it, and the watch's new events pile up in the queue behind it.
 		`audit 收到的：%v。processLoop 卡在把一个 Pod 交给 slow 这一步，于是缓存和每个 handler
 都跟着等，watch 新来的事件在它后面的队列里越堆越多。`)
 	sayCaughtUp = lang.T("slow has caught up; nothing was lost either way, only delayed.",
-		"slow 追上来了；有没有 ring 都一样，什么也没丢，只是晚到了。")
+		"slow 追上来了：无论有没有 ring，通知都一条没丢，只是来晚了。")
 
 	// --chaos (chaos.go).
 	sayChaosProxy = lang.T("--chaos: the informer talks to a fault-injecting proxy at %s, which forwards to the apiserver.",
@@ -226,7 +226,7 @@ its resourceVersion: etcd kept the history, so no relist. A pod created after it
 	sayReturned         = lang.T("returned", "已返回")
 	sayWillRelist       = lang.T("the reflector will list again", "reflector 会重新 list")
 	sayStuck            = lang.T("stuck in OnAdd until the demo releases it", "卡在 OnAdd 里，直到 demo 放行")
-	sayDistributorWaits = lang.T("audit has not heard of burst-4: the distributor waits for slow", "audit 还没收到 burst-4：分发者在等 slow")
+	sayDistributorWaits = lang.T("audit has not heard of burst-4: the distributor waits for slow", "audit 还没收到 burst-4：分发卡在了 slow 上")
 	sayReleased         = lang.T("its OnAdd of burst-1 returns", "它处理 burst-1 的 OnAdd 返回了")
 	sayRestarting       = lang.T("stopping it; etcd keeps running", "先停掉它；etcd 照常运行")
 	sayBackAfter        = lang.T("back after %s", "%s 后恢复")

@@ -20,7 +20,7 @@ It skips the scene, and shows ForResource on deployments instead of a CustomReso
 
 	saySceneTitle = lang.T("Set the scene", "准备场景")
 	saySceneWhy   = lang.T("Pods, deployments and a config map, labelled app and tier.",
-		"几个 Pod、几个 Deployment 和一个 ConfigMap，都带 app 和 tier 标签。")
+		"先建几个 Pod、几个 Deployment 和一个 ConfigMap，都带 app 和 tier 标签。")
 	sayScene = lang.T(
 		`Namespace %s: pods web-1, web-2 (app=web,tier=front), db-1 (app=db,tier=back);
 deployments web (app=web,tier=front), api (app=web,tier=back), db (app=db,tier=back); a config map.`,
@@ -36,7 +36,7 @@ by Go type, so the second request for *v1.Pod returns the first one's informer.`
 两者都在 pods 的 informer 上注册了一个 handler。factory 按 Go 类型来区分 informer，
 所以第二次要 *v1.Pod 时，拿到的就是第一次建好的那个 informer。`)
 	sayReplayed = lang.T("%s's pod handler was called for %s: its own replay of the shared cache.",
-		"共享缓存为 %s 的 pod handler 单独重放了一遍：%s，每个调用一次。")
+		"共享缓存为 %s 的 pod handler 单独重放了一遍：%s，每个 Pod 回调一次。")
 	sayServed = lang.T("Requests the cluster served, by resource (from the request log):",
 		"集群处理的请求，按资源统计（取自请求日志）：")
 	sayOneWatch = lang.T(
@@ -92,7 +92,7 @@ instead, as unstructured objects: any resource the server serves works the same 
 		`Cancel the context the informers were started with, then Shutdown: it waits until every
 informer goroutine has returned. From then on Start does nothing.`,
 		`取消启动 informer 时用的 context，再调 Shutdown：它会一直等到每个 informer 的 goroutine
-都返回。从此以后，Start 什么也不做。`)
+都返回。此后再调 Start 不会有任何效果。`)
 
 	// The request tables.
 	sayResource = lang.T("resource", "资源")

@@ -54,7 +54,7 @@ var (
 	// The story (script.go).
 	saySceneTitle = lang.T("Set the scene", "准备场景")
 	saySceneWhy   = lang.T("A namespace, sample-controller's Foo CRD, and the stand-in for kube-controller-manager.",
-		"一个 namespace、sample-controller 的 Foo CRD，再加上 kube-controller-manager 的替身。")
+		"先准备一个 namespace 和 sample-controller 的 Foo CRD，再启动 kube-controller-manager 的替身。")
 	sayStandin = lang.T(
 		`The playground runs no kube-controller-manager: nothing would ever set a Deployment's status,
 nor delete a Foo's Deployment with it. internal/standin plays both parts, and says so on each
@@ -72,7 +72,7 @@ from our factory, a rate-limited workqueue of keys, and the workers. Each row be
 step of a key's path: handler → workqueue (len: keys waiting; dirty: keys marked, some of them
 being processed) → worker → lister (the cache, never the server) → write (the API server).`,
 		`先 controller.NewForConfig，再用 %d 个 worker 执行 Run：Foo 和 Deployment 的 informer 来自我们的 factory，
-再加一个限速的 key 工作队列和这些 worker。下面每一行是一个 key 在路上走的一步：
+再加一个限速的 key 工作队列和这些 worker。下面每一行是 key 在链路上走的一步：
 handler → workqueue（len：排队等着的 key；dirty：被标记的 key，其中有的正在处理）
 → worker → lister（读缓存，从不问服务端）→ write（写 API server）。`)
 
@@ -185,10 +185,10 @@ processing 集合让它在 worker 调 Done 之前进不了 FIFO，Done 再把它
 each hold put the key into the dirty set; the other %d found it there and changed nothing, so
 the key never waited twice (len=0). Each hold's Done put it back once (%d times):
 %d reconciles in all, never two at once.`,
-		`worker 拿着 %[2]s 期间来了 %[1]d 次 Add，分布在 %[3]d 次持有里（每次分别是 %[4]s 次）。
-每次持有中的第一次 Add 把 key 放进 dirty 集合，其余 %[5]d 次发现它已经在里面，什么都不用做，
-所以这个 key 从没在队列里排过两次（len=0）。每次持有结束时 Done 把它放回队列一次（共 %[6]d 次）：
-总共 %[7]d 次 reconcile，从没有两个同时进行。`)
+		`worker 持有 %[2]s 期间来了 %[1]d 次 Add，分布在 %[3]d 次持有中（依次是 %[4]s 次）。
+每次持有中的第一次 Add 把 key 放进 dirty 集合，其余 %[5]d 次发现它已经在里面，什么也不做，
+所以这个 key 从未在队列里出现两次（len=0）。每次持有结束时，Done 把它放回队列一次（共 %[6]d 次）：
+总共 %[7]d 次 reconcile，从未有两个同时进行。`)
 	sayHeldTwice = lang.T(
 		`--break=dirty-set: worker %d took it, while worker %d held %s: two reconciles of one Foo at once,
 each reading the listers and each writing. %d Adds cost %d reconciles; writes refused as
@@ -212,7 +212,7 @@ success: every key that ever failed waits longer each time, up to 1000s, and is 
 is flaky's: its events map to no Foo ("not controlled by a Foo"), and every reconcile refuses
 it (IsControlledBy) and retries, ever later. Now delete the Foo.`,
 		`--break=owner-reference：flaky-web 创建时没有 owner reference，没有任何东西表明它属于 flaky。
-它的事件对应不到任何 Foo（"not controlled by a Foo"），每次 reconcile 都拒绝它（IsControlledBy）
+它的事件对应不到任何 Foo（“不受任何 Foo 控制”），每次 reconcile 都拒绝它（IsControlledBy）
 并重试，一次比一次晚。现在删掉这个 Foo。`)
 	sayLeftBehind = lang.T(
 		`--break=owner-reference: the garbage collector deletes a Deployment whose owner is gone; this
@@ -285,7 +285,7 @@ Deployment behind its back, and make a reconcile fail. Press Ctrl-C to shut it d
 			"worker 正拿着它：等它 Done 时再入队（预测）"),
 		"Foo gone: nothing to enqueue (the garbage collector deletes its Deployment)": lang.T(
 			"Foo gone: nothing to enqueue (the garbage collector deletes its Deployment)",
-			"Foo 没了：没有要入队的（它的 Deployment 由垃圾回收器删除）"),
+			"Foo 已删除：无需入队（它的 Deployment 由垃圾回收器删除）"),
 		"not controlled by a Foo: ignored":             lang.T("not controlled by a Foo: ignored", "不受任何 Foo 控制：忽略"),
 		"orphan: its Foo is not in the cache, ignored": lang.T("orphan: its Foo is not in the cache, ignored", "孤儿：缓存里没有它的 Foo，忽略"),
 		"shutting down: not reconciled":                lang.T("shutting down: not reconciled", "正在关停：不做 reconcile"),
@@ -302,7 +302,7 @@ Deployment behind its back, and make a reconcile fail. Press Ctrl-C to shut it d
 	sayControlledBy          = lang.T("controlled by Foo %s", "受 Foo %s 控制")
 	sayNotAnObject           = lang.T("got %s: not an object", "收到 %s：不是一个对象")
 	sayBackIn                = lang.T("back in %v", "%v 后重新入队")
-	sayNotWritten            = lang.T("not written", "没有写成")
+	sayNotWritten            = lang.T("not written", "写入失败")
 	sayGarbageCollected      = lang.T("its owner, Foo %s, is gone: the garbage collector's part", "它的 owner Foo %s 已经没了：这是垃圾回收器的活")
 	sayDeploymentControllers = lang.T("the deployment controller's part", "这是 deployment controller 的活")
 	sayByHand                = lang.T("by hand", "手动")
