@@ -295,6 +295,12 @@ func startPlayground(ctx context.Context, env *Env, opts playground.Options, err
 		fmt.Fprint(env.Out, sayKubeconfigIgnored.Sprintf(l, KubeconfigEnv))
 	}
 	start := time.Now()
+	// The playground's own lines (its first build, the binaries it uses)
+	// are the harness's: said in the learner's language too.
+	if opts.Progress == nil {
+		opts.Progress = os.Stderr
+	}
+	opts.Progress = playground.Speaking(opts.Progress, l)
 	c, err := playground.Start(ctx, opts)
 	if err != nil {
 		if ctx.Err() != nil {
