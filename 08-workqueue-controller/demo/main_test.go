@@ -534,7 +534,7 @@ func TestBreakSwitchesShowTheirFailure(t *testing.T) {
 			`Show it: delete flaky-web by hand`,
 			`--break=forget: requeue ([4-9]|\d\d), back in \d+ms\. The limiter still counted the failures`,
 		}, []string{`Forget after the success had reset flaky's count`}},
-		// In Chinese: the rows are the same, and so is what they show.
+		// In Chinese: the rows' protocol is the same, and so is what they show.
 		{"owner-reference", []string{
 			`write +CREATE +Deployment stage08/flaky-web +worker \d; spec\.replicas=1`,
 			`write +EVENT +Foo stage08/flaky +worker \d; Warning ErrResourceExists`,

@@ -38,8 +38,8 @@ type Timeline struct {
 	start time.Time
 	now   func() time.Time
 	step  int
-	// lang is the language the narration (Step, Note) is printed in; the
-	// event rows are the protocol and read the same in both.
+	// lang is the language the narration (Step, Note) and the words of the
+	// event rows are printed in; a row's protocol reads the same in both.
 	lang string
 	// calls numbers the requests Send prints, to pair each with its answer.
 	calls int

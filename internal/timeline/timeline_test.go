@@ -84,7 +84,7 @@ func ExampleTimeline_Event_wideWhat() {
 }
 
 // ExampleTimeline_chinese: the narration follows the timeline's language;
-// the event row is the protocol and reads the same in both. The rule after
+// an event row of protocol alone reads the same in both. The rule after
 // a Chinese title is as wide, in columns, as after the English one.
 func ExampleTimeline_chinese() {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
