@@ -60,8 +60,7 @@ func (s *script) changesWhileHeld() error {
 	}
 	o := overlaps(s.trace.since(mark), key)
 	if len(o.twice) == 0 {
-		s.tl.Note(sayHeldOnce, o.addsHeld(), key, len(o.holds), joinInts(o.holds, s.tl.Sprintf(sayListSep)),
-			o.addsHeld()-len(o.holds), o.requeued, o.syncs)
+		s.tl.Note(sayHeldOnce, o.addsHeld(), key, holdsPart(o.holds), o.addsHeld()-len(o.holds), o.requeued, o.syncs)
 		return nil
 	}
 	s.tl.Note(sayHeldTwice, o.twice[0].took, o.twice[0].held, key, o.adds, o.syncs, o.conflicts)
@@ -136,13 +135,16 @@ func overlaps(steps []observe.Step, key string) overlapReport {
 	return r
 }
 
-// joinInts is ns as a list in a sentence.
-func joinInts(ns []int, sep string) string {
-	parts := make([]string, len(ns))
-	for i, n := range ns {
+// holdsPart says how the Adds of holds (their counts) were spread.
+func holdsPart(holds []int) lang.Text {
+	if len(holds) == 1 {
+		return sayOneHold
+	}
+	parts := make([]string, len(holds))
+	for i, n := range holds {
 		parts[i] = strconv.Itoa(n)
 	}
-	return strings.Join(parts, sep)
+	return sayHolds.Format(len(holds), lang.Join(parts, sayListSep))
 }
 
 // failAgain ends step 7: flaky's Deployment is deleted by hand with the next

@@ -117,7 +117,7 @@ func TestDemoTellsTheStoryInOrder(t *testing.T) {
 		"spec.replicas 4 → 5",
 		"workqueue  Add       stage08/example                — held by a worker: queued again at its Done",
 		"Adds came while a worker held stage08/example, in",
-		"each hold put the key into the dirty set",
+		"The first Add of each hold put the key into the",
 		"never two at once.",
 		// The drain waits for the write in flight.
 		"Step 10: Shut down with a reconcile in flight",
@@ -199,12 +199,10 @@ func heldNoteAgreesWithItsRows(t *testing.T, tr demotest.Transcript, step int, k
 		}
 	}
 	adds := 0
-	var perHold []string
 	for _, n := range holds {
 		adds += n
-		perHold = append(perHold, strconv.Itoa(n))
 	}
-	want := []string{strconv.Itoa(adds), key, strconv.Itoa(len(holds)), strings.Join(perHold, sayListSep.EN),
+	want := []string{strconv.Itoa(adds), key, holdsPart(holds).EN,
 		strconv.Itoa(adds - len(holds)), strconv.Itoa(requeued), strconv.Itoa(syncs)}
 	notes := demotest.NoteArgs(tr, sayHeldOnce)
 	if len(notes) != 1 {

@@ -181,14 +181,14 @@ processing 集合让它在 worker 调 Done 之前进不了 FIFO，Done 再把它
 	// Adds that found the key already dirty, the Dones that put it back,
 	// and the reconciles.
 	sayHeldOnce = lang.T(
-		`%d Adds came while a worker held %s, in %d holds (Adds per hold: %s). The first Add of
-each hold put the key into the dirty set; the other %d found it there and changed nothing, so
-the key never waited twice (len=0). Each hold's Done put it back once (%d times):
-%d reconciles in all, never two at once.`,
-		`worker 持有 %[2]s 期间来了 %[1]d 次 Add，分布在 %[3]d 次持有中（依次是 %[4]s 次）。
-每次持有中的第一次 Add 把 key 放进 dirty 集合，其余 %[5]d 次发现它已经在里面，什么也不做，
-所以这个 key 从未在队列里出现两次（len=0）。每次持有结束时，Done 把它放回队列一次（共 %[6]d 次）：
-总共 %[7]d 次 reconcile，从未有两个同时进行。`)
+		`%d Adds came while a worker held %s, %s. The first Add of each hold put the key into the
+dirty set; the other %d found it there and changed nothing, so the key never waited twice
+(len=0). After each hold, Done put it back once, %d times in all: %d reconciles, never two at once.`,
+		`worker 持有 %[2]s 期间来了 %[1]d 次 Add，%[3]s。每次持有中的第一次 Add 把 key 放进 dirty 集合，
+其余 %[4]d 次发现它已经在里面，什么也不做，所以这个 key 从未在队列里出现两次（len=0）。
+每次持有结束后，Done 都把它放回队列一次，共 %[5]d 次：总共 %[6]d 次 reconcile，从未有两个同时进行。`)
+	sayOneHold   = lang.T("all in one hold", "都在同一次持有期间")
+	sayHolds     = lang.T("in %d holds (%s)", "分布在 %d 次持有中（依次 %s 次）")
 	sayHeldTwice = lang.T(
 		`--break=dirty-set: worker %d took it, while worker %d held %s: two reconciles of one Foo at once,
 each reading the listers and each writing. %d Adds cost %d reconciles; writes refused as
