@@ -33,6 +33,14 @@ STAGE_WHAT_5 := sharedProcessor and processorListener: fan-out to event handlers
 STAGE_WHAT_6 := SharedIndexInformer: stages 1-5 assembled into a working informer
 STAGE_WHAT_7 := SharedInformerFactory: one informer per type, shared
 STAGE_WHAT_8 := Typed workqueue and a controller on top of the factory
+STAGE_WHAT_zh_1 := ListWatch 与分页器：分页 LIST、从某个 resourceVersion 开始 WATCH、WatchList
+STAGE_WHAT_zh_2 := Reflector：list、watch、遇 410 重新 LIST、退避、bookmark、WatchList 流式
+STAGE_WHAT_zh_3 := DeltaFIFO 与 RealFIFO：Reflector 与 Informer 之间的队列
+STAGE_WHAT_zh_4 := Indexer：线程安全的本地缓存、索引与 lister
+STAGE_WHAT_zh_5 := sharedProcessor 与 processorListener：把通知分发给各个 handler
+STAGE_WHAT_zh_6 := SharedIndexInformer：把第 1-5 阶段组装成一个能工作的 Informer
+STAGE_WHAT_zh_7 := SharedInformerFactory：每种类型一个 Informer，大家共享
+STAGE_WHAT_zh_8 := 泛型 workqueue，以及建立在 factory 之上的控制器
 STAGES := 1 2 3 4 5 6 7 8
 
 # `make run-stage 3` passes the stage as a second goal; turn it into N and make
@@ -51,6 +59,13 @@ ifeq ($(firstword $(MAKECMDGOALS)),run-stage)
       $(error There is no stage "$(strip $(N))": the stages are 1 to 8 (run "make run-stage" for the list))
     endif
   endif
+  # RUN_LANG is the language run-stage's own lines speak, chosen as the
+  # demo chooses it (internal/lang): --lang in ARGS, else the first of
+  # LC_ALL, LC_MESSAGES and LANG that is set, Chinese when it starts with zh.
+  # (Each case pattern opens with its own parenthesis, so that make's
+  # $(shell) sees them balanced.)
+  RUN_LANG := $(shell l=; set -- $(ARGS); while [ $$# -gt 0 ]; do case "$$1" in (--) break;; (--lang=[zZ][hH]*|-lang=[zZ][hH]*) l=zh;; (--lang=*|-lang=*) l=en;; (--lang|-lang) l=$$2;; esac; shift; done; \
+    [ -n "$$l" ] || l=$${LC_ALL:-$${LC_MESSAGES:-$$LANG}}; case "$$l" in ([zZ][hH]*) echo zh;; (*) echo en;; esac)
   ifneq ($(STAGE),)
     ifneq ($(words $(STAGE)),1)
       $(error make run-stage takes one stage number, got "$(N)")
@@ -74,18 +89,30 @@ help:
 .PHONY: run-stage
 run-stage:
 ifeq ($(STAGE),)
+ifeq ($(RUN_LANG),zh)
+	@echo "各个阶段（make run-stage N）："
+	@$(foreach s,$(STAGES),printf '  %s  %-26s %s  %s\n' $(s) $(STAGE_DIR_$(s)) "$(if $(wildcard $(STAGE_DIR_$(s))/demo/main.go),可运行    ,尚未完成  )" "$(STAGE_WHAT_zh_$(s))";)
+	@echo "demo 的参数用 ARGS 传，比如 make run-stage 1 ARGS=--wait；ARGS=--lang=en 改用英文讲解（默认跟随 locale）"
+else
 	@echo "Stages (make run-stage N):"
 	@$(foreach s,$(STAGES),printf '  %s  %-26s %-13s %s\n' $(s) $(STAGE_DIR_$(s)) "$(if $(wildcard $(STAGE_DIR_$(s))/demo/main.go),ready,not built yet)" "$(STAGE_WHAT_$(s))";)
 	@echo "Pass demo flags with ARGS, e.g. make run-stage 1 ARGS=--wait, or ARGS=--lang=zh for Chinese narration (the locale decides by default)"
+endif
 else
 	@mkdir -p .bin
-	@echo "Compiling the stage $(STAGE) demo…"
+	@echo "$(SAY_COMPILING_$(RUN_LANG))"
 	@# go build -v names each package it compiles: none when the build cache is
 	@# warm, about 600 (client-go and the standard library) the first time.
 	@set -o pipefail; $(GO) build -v -o .bin/stage$(STAGE) ./$(STAGE_DIR_$(STAGE))/demo 2>&1 | \
-	  awk '/^[^ :]+$$/ { if (++n % 100 == 0) printf "  compiled %d packages (about 600 on a first build; later builds reuse them)\n", n; fflush(); next } { print }'
+	  awk -v say='$(SAY_COMPILED_$(RUN_LANG))' '/^[^ :]+$$/ { if (++n % 100 == 0) printf "  " say "\n", n; fflush(); next } { print }'
 	@exec ./.bin/stage$(STAGE) $(ARGS)
 endif
+
+# run-stage's own lines, in the language of RUN_LANG.
+SAY_COMPILING_en = Compiling the stage $(STAGE) demo…
+SAY_COMPILING_zh = 正在编译第 $(STAGE) 阶段的 demo……
+SAY_COMPILED_en = compiled %d packages (about 600 on a first build; later builds reuse them)
+SAY_COMPILED_zh = 已编译 %d 个包（第一次编译大约 600 个，以后的编译会复用它们）
 
 # The labs take their number as run-stage does: make lab-check 3 (or N=3);
 # lab-hint and lab-wrong take a name after it: make lab-hint 3 Pop.

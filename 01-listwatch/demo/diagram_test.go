@@ -129,13 +129,17 @@ var listWatchSpec = seqdiagram.Spec{
 			return []seqdiagram.Arrow{{From: "C", To: "A", Text: "GET pods?" + wire(row.Detail)}}
 		case row.Layer == "pager" && row.What == "PAGE":
 			page, _, _ := strings.Cut(row.Object, ":")
-			return []seqdiagram.Arrow{{From: "A", To: "C", Reply: true, Text: strings.TrimPrefix(row.Object, page+": ") + ", " + row.Detail}}
+			// The last page's continue as the diagram has always said it.
+			detail := strings.Replace(row.Protocol, `continue=""`, "continue=(none: last page)", 1)
+			return []seqdiagram.Arrow{{From: "A", To: "C", Reply: true, Text: strings.TrimPrefix(row.Object, page+": ") + ", " + detail}}
 		case row.Layer == "pager":
 			return []seqdiagram.Arrow{{Note: true, From: "C", Text: row.Object + ", " + row.Detail}}
 		case row.Layer == "watch":
 			name := strings.TrimPrefix(row.Object, "stage01/")
-			detail, _, _ := strings.Cut(row.Detail, " (")
-			detail = strings.TrimSuffix(detail, ": the deletion has begun")
+			detail := row.Protocol
+			if row.Explanation != nil && strings.HasPrefix(row.Explanation.EN, "deletionTimestamp set") {
+				detail += " deletionTimestamp set"
+			}
 			return []seqdiagram.Arrow{{From: "A", To: "C", Reply: true, Text: strings.TrimSpace(row.What + " " + strings.TrimPrefix(name, "-") + " " + detail)}}
 		}
 		return nil

@@ -2,16 +2,18 @@ package main
 
 import "informer-from-scratch/internal/lang"
 
-// Everything stage 01's demo says, in English and Chinese side by side.
-// The timeline's event rows are the protocol and are not here: they read
-// the same in both languages.
+// Everything stage 01's demo says, in English and Chinese side by side:
+// the steps, the notes, and the words of the timeline's rows (an object
+// column of words, an explanation after a row's protocol). The protocol
+// itself, keys, resourceVersions and HTTP lines, is not here: it reads the
+// same in both languages.
 var (
 	sayTitle = lang.T("ListWatch: LIST in pages, WATCH from a resourceVersion, and WatchList",
 		"ListWatch —— 分页 LIST、从某个 resourceVersion 开始 WATCH，以及 WatchList")
 
 	saySceneTitle = lang.T("Set the scene", "准备场景")
 	saySceneWhy   = lang.T("Create a namespace and five pods, so there is something to list.",
-		"建一个 namespace 和五个 Pod，让 LIST 有东西可列。")
+		"先建一个 namespace 和五个 Pod，这样 LIST 时就有数据可列。")
 
 	sayReadOnlyTitle = lang.T("Read-only on a real cluster", "真实集群上只读")
 	sayReadOnlyWhy   = lang.T(
@@ -26,10 +28,10 @@ Pods are only printed for the first page; events are whatever the cluster does m
 the last page; every page comes from the snapshot the first page pinned, so the list is consistent.
 resourceVersion is unset on the first page: a consistent read of the newest data.`,
 		`分页器每次要 %d 个 Pod（limit）。每个响应都带一个 continue token，直到最后一页；
-每一页都出自第一页钉住的那个快照，所以拼起来的列表是一致的。
+每一页都来自第一页锁定的那个快照，所以拼起来的列表是一致的。
 第一页不设 resourceVersion，也就是对最新数据做一次一致性读。`)
 	sayWatchFrom = lang.T("The list's resourceVersion %s is where the watch must start: it covers every change after the snapshot.",
-		"watch 必须从列表的 resourceVersion %s 开始：快照之后的每一个变化都能接上。")
+		"watch 必须从列表的 resourceVersion %s 开始，快照之后的每一个变化才能无缝接上。")
 	sayAndMore = lang.T("… and %d more", "……还有 %d 个")
 	sayItem    = lang.Verbatim("%-40s rv=%s")
 
@@ -52,8 +54,15 @@ new as a consistent read. A BOOKMARK annotated k8s.io/initial-events-end says th
 resourceVersionMatch=NotOlderThan 配上空的 resourceVersion，保证这份状态至少和一次一致性读一样新。
 带 k8s.io/initial-events-end 注解的 BOOKMARK 表示状态已经发完了。`)
 	sayInitialEvents = lang.T("%d initial ADDED events, then the bookmark: the reflector would now replace its store.",
-		"先是 %d 个初始 ADDED 事件，然后是 bookmark：换成 reflector，这时就会用它们整个替换 store。")
+		"先收到 %d 个初始 ADDED 事件，然后是 bookmark：如果是 reflector，此时就会用这些对象整体替换 store。")
 	sayWatchingMore = lang.T("Watching the same stream for 5 more seconds…", "在同一个流上再 watch 5 秒……")
 	sayCarriesOn    = lang.T("The same stream now carries changes, like any watch:",
 		"之后，同一个流就像普通 watch 一样送来变化：")
+
+	// The rows' words.
+	sayPage            = lang.T("page %d: %d pods", "第 %d 页：%d 个 Pod")
+	sayLastPage        = lang.T("no continue token: the last page", "没有 continue token：这是最后一页")
+	sayPodsInRequests  = lang.T("%d pods in %d requests", "%d 个 Pod，共 %d 次请求")
+	sayDeletionBegun   = lang.T("deletionTimestamp set: the deletion has begun", "设置了 deletionTimestamp：删除已经开始")
+	sayBookmarkCarries = lang.T("a bookmark carries only a resourceVersion", "bookmark 只带一个 resourceVersion")
 )

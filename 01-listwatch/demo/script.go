@@ -3,19 +3,21 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/utils/ptr"
 
 	listwatch "informer-from-scratch/01-listwatch"
 	"informer-from-scratch/01-listwatch/pager"
 	"informer-from-scratch/internal/demo"
-	"informer-from-scratch/internal/timeline"
+	"informer-from-scratch/internal/lang"
 )
 
 // script holds the state the steps share.
@@ -27,15 +29,40 @@ type script struct {
 // pageSize is tiny on purpose: five pods become three pages.
 const pageSize = 2
 
+// Each write is printed as every demo prints one: its request's row as it
+// is sent, its answer's ("← CREATE", and the resourceVersion the server
+// gave it) when it comes back. The script reads the events a write causes
+// only afterwards, so they come after both.
+
 func (s *script) createPod(name string) error {
+	call := s.env.Timeline.Send("demo", "CREATE", s.ns+"/"+name, "")
 	pod, err := s.env.Client.CoreV1().Pods(s.ns).Create(s.env.Ctx, demo.Pod(s.ns, name, map[string]string{"app": "web"}), metav1.CreateOptions{})
 	if err != nil {
 		return err
 	}
-	// Printed when the call has returned, with its resourceVersion: the
-	// script reads the events a write causes only afterwards, so they
-	// cannot be printed before it.
-	s.env.Timeline.EventWith(timeline.Origin(pod.ResourceVersion), "demo", "CREATE", s.ns+"/"+name, "rv="+pod.ResourceVersion)
+	call.Answered(pod.ResourceVersion, "")
+	return nil
+}
+
+func (s *script) labelPod(name, label string) error {
+	key, value, _ := strings.Cut(label, "=")
+	call := s.env.Timeline.Send("demo", "LABEL", s.ns+"/"+name, label)
+	pod, err := s.env.Client.CoreV1().Pods(s.ns).Patch(s.env.Ctx, name, types.MergePatchType,
+		fmt.Appendf(nil, `{"metadata":{"labels":{%q:%q}}}`, key, value), metav1.PatchOptions{})
+	if err != nil {
+		return err
+	}
+	call.Answered(pod.ResourceVersion, "")
+	return nil
+}
+
+func (s *script) deletePod(name string) error {
+	call := s.env.Timeline.Send("demo", "DELETE", s.ns+"/"+name, "")
+	rv, err := demo.Delete(s.env.Ctx, s.env.Client.CoreV1().RESTClient(), s.ns, "pods", name, metav1.DeleteOptions{})
+	if err != nil {
+		return err
+	}
+	call.Answered(rv, "")
 	return nil
 }
 
@@ -55,12 +82,12 @@ func (s *script) listInPages(lw *listwatch.ListWatch) (string, error) {
 		}
 		page++
 		m, _ := meta.ListAccessor(obj)
-		cont := "(none: last page)"
-		if m.GetContinue() != "" {
-			cont = m.GetContinue()[:12] + "…"
+		pods := sayPage.Format(page, meta.LenList(obj))
+		if m.GetContinue() == "" {
+			tl.EventAbout(nil, "pager", "PAGE", pods, fmt.Sprintf("rv=%s continue=%q", m.GetResourceVersion(), ""), sayLastPage)
+		} else {
+			tl.EventAbout(nil, "pager", "PAGE", pods, fmt.Sprintf("rv=%s continue=%s…", m.GetResourceVersion(), m.GetContinue()[:12]))
 		}
-		tl.Event("pager", "PAGE", fmt.Sprintf("page %d: %d pods", page, meta.LenList(obj)),
-			fmt.Sprintf("rv=%s continue=%s", m.GetResourceVersion(), cont))
 		if page == 1 && !s.env.Writes {
 			printItems(s.env, obj, 10)
 		}
@@ -75,7 +102,7 @@ func (s *script) listInPages(lw *listwatch.ListWatch) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	tl.Event("pager", "LIST", fmt.Sprintf("%d pods in %d requests", meta.LenList(list), page),
+	tl.EventAbout(nil, "pager", "LIST", sayPodsInRequests.Format(meta.LenList(list), page),
 		fmt.Sprintf("rv=%s paginated=%v", m.GetResourceVersion(), paginated))
 	if s.env.Writes {
 		printItems(s.env, list, 10)
@@ -115,23 +142,16 @@ func (s *script) watchFrom(lw *listwatch.ListWatch, rv string) error {
 		tl.Note(sayWatching)
 		return s.printEvents(w, 10*time.Second)
 	}
-	pods := s.env.Client.CoreV1().Pods(s.ns)
 	changes := []struct {
-		say  string
 		want watch.EventType // the event that shows the change arrived
 		name string
 		do   func() error
 	}{
-		{"label web-1 tier=gold", watch.Modified, "web-1", func() error {
-			_, err := pods.Patch(s.env.Ctx, "web-1", "application/merge-patch+json",
-				[]byte(`{"metadata":{"labels":{"tier":"gold"}}}`), metav1.PatchOptions{})
-			return err
-		}},
-		{"delete web-2", watch.Deleted, "web-2", func() error { return pods.Delete(s.env.Ctx, "web-2", metav1.DeleteOptions{}) }},
-		{"create web-6", watch.Added, "web-6", func() error { return s.createPod("web-6") }},
+		{watch.Modified, "web-1", func() error { return s.labelPod("web-1", "tier=gold") }},
+		{watch.Deleted, "web-2", func() error { return s.deletePod("web-2") }},
+		{watch.Added, "web-6", func() error { return s.createPod("web-6") }},
 	}
 	for _, c := range changes {
-		tl.Event("demo", "CHANGE", c.say, "")
 		if err := c.do(); err != nil {
 			return err
 		}
@@ -190,8 +210,9 @@ func (s *script) printEvent(ev watch.Event) error {
 	if pod, ok := ev.Object.(*corev1.Pod); ok && pod.Labels["tier"] != "" {
 		detail += " tier=" + pod.Labels["tier"]
 	}
+	var why []lang.Text
 	if ev.Type == watch.Modified && m.GetDeletionTimestamp() != nil {
-		detail += " deletionTimestamp set: the deletion has begun"
+		why = append(why, sayDeletionBegun)
 	}
 	if ev.Type == watch.Bookmark && m.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true" {
 		detail += " " + metav1.InitialEventsAnnotationKey + "=true"
@@ -199,8 +220,8 @@ func (s *script) printEvent(ev watch.Event) error {
 	name := m.GetNamespace() + "/" + m.GetName()
 	if ev.Type == watch.Bookmark {
 		name = "-"
-		detail += " (a bookmark carries only a resourceVersion)"
+		why = append(why, sayBookmarkCarries)
 	}
-	s.env.Timeline.Event("watch", string(ev.Type), name, detail)
+	s.env.Timeline.Event("watch", string(ev.Type), name, detail, why...)
 	return nil
 }

@@ -72,7 +72,6 @@ func (s *script) afterBookmark(w watch.Interface) error {
 		return s.printEvents(w, 5*time.Second)
 	}
 	s.env.Timeline.Note(sayCarriesOn)
-	s.env.Timeline.Event("demo", "CHANGE", "create web-7", "")
 	if err := s.createPod("web-7"); err != nil {
 		return err
 	}

@@ -130,7 +130,7 @@ var reflectorSpec = seqdiagram.Spec{
 			text := row.What + " " + strings.TrimPrefix(row.Object, "stage02/") + " " + row.Detail
 			text = strings.Replace(text, " - ", " ", 1)
 			if row.What == "ERROR" {
-				text = "ERROR " + strings.SplitN(row.Detail, ":", 2)[0]
+				text = "ERROR " + strings.Join(strings.Fields(row.Protocol)[:2], " ") // the code and the reason
 			}
 			return []seqdiagram.Arrow{{From: "A", To: "R", Reply: true, Text: text}}
 		case row.Layer == "server" && row.What == "LIST":

@@ -12,6 +12,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	reflector "informer-from-scratch/02-reflector"
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/reqlog"
 )
 
@@ -84,7 +85,7 @@ func (s *script) expiredThenRelist(run *running) error {
 	s.tl.Step(sayExpiredTitle, sayExpiredWhy)
 	before := run.r.LastSyncResourceVersion()
 	run.link.Cut()
-	s.tl.Event("demo", "CUT", "the reflector's connection", "its watch ends; its next watch request waits")
+	s.tl.EventAbout(nil, "demo", "CUT", sayConnection, "", sayCutWhy)
 	if err := s.create("web-5"); err != nil {
 		return err
 	}
@@ -95,11 +96,11 @@ func (s *script) expiredThenRelist(run *running) error {
 	if err != nil {
 		return err
 	}
-	s.tl.Event("demo", "COMPACT", "etcd", fmt.Sprintf("history before revision %d is gone; the reflector is at %s", rev, before))
+	s.tl.Event("demo", "COMPACT", "etcd", fmt.Sprintf("revision=%d", rev), sayCompactWhy.Format(before))
 
 	events, calls, requests := run.events.mark(), run.store.calls.mark(), s.requests.mark()
 	run.link.Restore()
-	s.tl.Event("demo", "RESTORE", "the reflector's connection", "the waiting watch request goes out")
+	s.tl.EventAbout(nil, "demo", "RESTORE", sayConnection, "", sayRestoreWhy)
 	if _, err := run.events.waitFor(s.env.Ctx, events, "the 410", func(e watch.Event) bool { return e.Type == watch.Error }); err != nil {
 		return err
 	}
@@ -114,7 +115,24 @@ func (s *script) expiredThenRelist(run *running) error {
 	if err := s.waitRequest(requests+1, "the watch after the relist", isWatch); err != nil {
 		return err
 	}
-	s.tl.Note(sayRelisted, pause.Seconds(), before, strings.Join(run.store.content(), " "))
+	added, removed := run.store.lastReplaced()
+	s.tl.Note(sayRelisted, pause.Seconds(), before, keyList(added), keyList(removed), strings.Join(run.store.content(), " "))
 	s.showRV(run)
 	return nil
+}
+
+// keyList is keys as a list in a sentence, their names without the
+// namespace ("web-5", "web-3 and web-4"), or a dash for none.
+func keyList(keys []string) lang.Text {
+	var names []string
+	for _, k := range keys {
+		names = append(names, k[strings.Index(k, "/")+1:])
+	}
+	switch len(names) {
+	case 0:
+		return sayNone
+	case 1:
+		return sayKeys.Format(names[0])
+	}
+	return sayAnd.Format(strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }

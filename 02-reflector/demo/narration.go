@@ -2,9 +2,11 @@ package main
 
 import "informer-from-scratch/internal/lang"
 
-// Everything stage 02's demo says, in English and Chinese side by side.
-// The timeline's event rows are the protocol and are not here: they read
-// the same in both languages.
+// Everything stage 02's demo says, in English and Chinese side by side:
+// the steps, the notes, and the words of the timeline's rows (an object
+// column of words, an explanation after a row's protocol). The protocol
+// itself, keys, resourceVersions and HTTP lines, is not here: it reads the
+// same in both languages.
 var (
 	sayTitle = lang.T("Reflector: list, watch, relist on 410, backoff, bookmarks, WatchList",
 		"Reflector —— list、watch、遇到 410 重新 LIST、退避、bookmark、WatchList")
@@ -18,7 +20,7 @@ so the steps that create pods and compact etcd are skipped (each says so).`,
 
 	saySceneTitle = lang.T("Set the scene", "准备场景")
 	saySceneWhy   = lang.T("A namespace and three pods, so the first LIST has something to return.",
-		"一个 namespace 和三个 Pod，让第一次 LIST 有东西可返回。")
+		"先建一个 namespace 和三个 Pod，这样第一次 LIST 就有数据可返回。")
 
 	sayListWatchTitle = lang.T("A reflector with LIST, then WATCH", "先 LIST 再 WATCH 的 reflector")
 	sayListWatchWhy   = lang.T(
@@ -42,7 +44,7 @@ Skipped here (they write): creating and deleting pods, and the forced 410 with a
 	sayStopWhy   = lang.T("Cancelling its context ends the watch, the resync timer and the retry loop.",
 		"取消它的 context，watch、resync 定时器和重试循环就都结束了。")
 
-	sayChangesTitle = lang.T("Changes arrive as watch events, and become store calls", "变化以 watch 事件到达，变成对 store 的调用")
+	sayChangesTitle = lang.T("Changes arrive as watch events, and become store calls", "变化以 watch 事件的形式到达，再转成对 store 的调用")
 	sayChangesWhy   = lang.T(
 		`ADDED → Add, MODIFIED → Update, DELETED → Delete. Each event's resourceVersion becomes the
 reflector's LastSyncResourceVersion: where the next watch will start if this one ends.`,
@@ -57,7 +59,7 @@ reflector 的 LastSyncResourceVersion：这个 watch 一旦结束，下一个 wa
 		`The watch drops; while the reflector is away, pods change and etcd compacts its history.
 Its next watch asks for changes after a resourceVersion etcd no longer has: the server answers
 410 Expired. No event stream can fill that gap, so the reflector lists again, after a backoff.`,
-		`watch 断了。reflector 不在的这段时间里，Pod 有了变化，etcd 也压缩了历史。
+		`watch 断了。reflector 断开的这段时间里，Pod 有了变化，etcd 也压缩了历史。
 它的下一个 watch 要的是某个 resourceVersion 之后的变化，而 etcd 已经没有那段历史，服务端只能回 410 Expired。
 这个缺口任何事件流都补不上，所以 reflector 退避一会儿，重新 LIST。`)
 	sayRelisted = lang.T(
@@ -65,13 +67,13 @@ Its next watch asks for changes after a resourceVersion etcd no longer has: the 
 twice that with jitter). It asks for resourceVersion=%s, the last one the reflector saw:
 "at least this new" is something the server can still answer from its current state.
 Paging is off for it, so an apiserver with a watch cache can serve it from memory.
-The Replace brought in web-5 and dropped web-3: the changes no event ever announced.
+The Replace brought in %s and dropped %s: the changes no event ever announced.
 Store now: %s`,
 		`LIST 在 410 之后 %.1fs 才发出，这是两轮之间的退避（起初 800ms，加上抖动最多翻倍）。
 它要的是 resourceVersion=%s，也就是 reflector 最后看到的那个版本；
 “至少这么新”这个要求，服务端凭当前状态还答得上来。
 这次 LIST 不分页，开着 watch cache 的 apiserver 可以直接从内存返回。
-这次 Replace 带进了 web-5、去掉了 web-3：这两个变化从来没有哪个事件通知过。
+这次 Replace 带进了 %s，去掉了 %s：这些变化没有任何事件通知过。
 现在 store 里有：%s`)
 
 	sayWatchListTitle = lang.T("A reflector with WatchList streaming (client-go's default since 1.35)",
@@ -88,7 +90,7 @@ store and hands them to its store in one Replace at the bookmark; no LIST at all
 
 	sayCarriesOnTitle = lang.T("The same stream carries on as a watch", "同一个流接着当 watch 用")
 	sayCarriesOnWhy   = lang.T("After the bookmark the reflector keeps the stream open: new changes come on it, no new request.",
-		"bookmark 之后 reflector 不关这个流：新的变化从它上面来，不需要新的请求。")
+		"bookmark 之后 reflector 不会关闭这个流：新的变化继续从这个流上过来，不需要发新的请求。")
 	sayNewRequests = lang.T("%d new request(s).", "新增 %d 个请求。")
 
 	sayResyncTitle = lang.T("Resync: the store's Resync every period, with no request", "Resync：每个周期调一次 store 的 Resync，不发请求")
@@ -112,7 +114,26 @@ compacted; a store that implements ReflectorBookmarkStore hears of them. %s`,
 它们只推进 resourceVersion，好让重启的 watch 不会从 etcd 已经压缩掉的位置开始；
 实现了 ReflectorBookmarkStore 的 store 能收到它们。
 %s`)
-	sayPlainBookmarks = lang.T("%d plain bookmark(s) reached the store in this run.", "这次运行中有 %d 个普通 bookmark 到了 store。")
+	sayPlainBookmarks = lang.T("%d plain bookmark(s) reached the store in this run.", "这次运行中有 %d 个普通 bookmark 到达了 store。")
 	sayNoWatchCache   = lang.T("This playground runs without the watch cache (to force the 410), so none came here.",
 		"这个 playground 关掉了 watch cache（为了逼出 410），所以这里一个也没有。")
+
+	// The rows' words.
+	sayConnection    = lang.T("the reflector's connection", "reflector 的连接")
+	sayCutWhy        = lang.T("its watch ends; its next watch request waits", "它的 watch 断开，下一个 watch 请求先等着")
+	sayRestoreWhy    = lang.T("the waiting watch request goes out", "等着的 watch 请求发出去了")
+	sayCompactWhy    = lang.T("the history before it is gone; the reflector is at %s", "这之前的历史都没了，而 reflector 还停在 %s")
+	sayReturned      = lang.T("ListAndWatch returned it", "ListAndWatch 返回了这个错误")
+	sayStoppedWhy    = lang.T("returned: its context was cancelled, its watch is closed", "已返回：context 被取消，watch 已关闭")
+	sayNoMetadata    = lang.T("no metadata", "没有 metadata")
+	sayDeletionBegun = lang.T("deletionTimestamp set: the deletion has begun", "设置了 deletionTimestamp：删除已经开始")
+	sayObjects       = lang.T("%d objects", "%d 个对象")
+	sayResyncRow     = lang.T("no request: a queue would deliver them all again", "不发请求：如果是队列，会把它们全部重新投递一遍")
+	sayNewKeys       = lang.T("new: %s", "新增：%s")
+	sayGoneKeys      = lang.T("gone: %s", "消失：%s")
+	saySameKeys      = lang.T("the same keys as before", "key 和之前完全一样")
+	sayKeys          = lang.Verbatim("%s")
+	sayAndMore       = lang.T("%s and %d more", "%s 等，另有 %d 个")
+	sayNone          = lang.T("nothing", "（无）")
+	sayAnd           = lang.T("%s and %s", "%s 和 %s")
 )

@@ -19,6 +19,7 @@ import (
 	listwatch "informer-from-scratch/01-listwatch"
 	reflector "informer-from-scratch/02-reflector"
 	"informer-from-scratch/internal/demo"
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/partition"
 	"informer-from-scratch/internal/reqlog"
 	"informer-from-scratch/internal/timeline"
@@ -73,7 +74,7 @@ func (s *script) start(opts reflector.ReflectorOptions) *running {
 	// worth a row.
 	if err := run.r.SetWatchErrorHandlerWithContext(func(ctx context.Context, _ *reflector.Reflector, err error) {
 		if ctx.Err() == nil {
-			s.tl.Event("reflector", "ERROR", "ListAndWatch returned", err.Error())
+			s.tl.Event("reflector", "ERROR", "ListAndWatch", "error: "+err.Error(), sayReturned)
 		}
 	}); err != nil {
 		panic(err) // the reflector has not started: cannot happen
@@ -90,7 +91,7 @@ func (s *script) stop(run *running) error {
 	run.cancel()
 	select {
 	case <-run.done:
-		s.tl.Event("reflector", "STOPPED", "RunWithContext returned", "its context was cancelled; its watch is closed")
+		s.tl.Event("reflector", "STOPPED", "RunWithContext", "", sayStoppedWhy)
 		return nil
 	case <-time.After(10 * time.Second):
 		return fmt.Errorf("the reflector did not stop within 10s of its context being cancelled")
@@ -103,19 +104,20 @@ func (s *script) printEvent(e watch.Event) {
 		detail := status.Error()
 		if se, ok := status.(apierrors.APIStatus); ok {
 			st := se.Status()
-			detail = fmt.Sprintf("%d %s: %s", st.Code, st.Reason, st.Message)
+			detail = fmt.Sprintf("%d %s %q", st.Code, st.Reason, st.Message)
 		}
 		s.tl.Event("watch", "ERROR", "-", detail)
 		return
 	}
 	m, err := meta.Accessor(e.Object)
 	if err != nil {
-		s.tl.Event("watch", string(e.Type), fmt.Sprintf("%T", e.Object), "no metadata")
+		s.tl.Event("watch", string(e.Type), fmt.Sprintf("%T", e.Object), "", sayNoMetadata)
 		return
 	}
 	key, detail := m.GetNamespace()+"/"+m.GetName(), "rv="+m.GetResourceVersion()
+	var why []lang.Text
 	if e.Type == watch.Modified && m.GetDeletionTimestamp() != nil {
-		detail += " deletionTimestamp set"
+		why = append(why, sayDeletionBegun)
 	}
 	if e.Type == watch.Bookmark {
 		key = "-"
@@ -123,7 +125,7 @@ func (s *script) printEvent(e watch.Event) {
 			detail += " " + metav1.InitialEventsAnnotationKey + "=true"
 		}
 	}
-	s.tl.Event("watch", string(e.Type), key, detail)
+	s.tl.Event("watch", string(e.Type), key, detail, why...)
 }
 
 // showRV prints where the reflector is in the resource's history.
@@ -173,11 +175,16 @@ func (s *script) label(name string) error {
 	return nil
 }
 
-// delete's answer carries no object, so no resourceVersion: its request
-// row is all the timeline shows of it.
+// delete's answer is the pod as deleted, at the resourceVersion of its
+// DELETED event (demo.Delete).
 func (s *script) delete(name string) error {
-	s.tl.Send("demo", "DELETE", s.ns+"/"+name, "")
-	return s.env.Client.CoreV1().Pods(s.ns).Delete(s.env.Ctx, name, metav1.DeleteOptions{})
+	call := s.tl.Send("demo", "DELETE", s.ns+"/"+name, "")
+	rv, err := demo.Delete(s.env.Ctx, s.env.Client.CoreV1().RESTClient(), s.ns, "pods", name, metav1.DeleteOptions{})
+	if err != nil {
+		return err
+	}
+	call.Answered(rv, "")
+	return nil
 }
 
 // ---- waiting ----

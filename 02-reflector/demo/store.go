@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 
 	reflector "informer-from-scratch/02-reflector"
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/timeline"
 )
 
@@ -36,6 +37,9 @@ type printStore struct {
 
 	mu    sync.Mutex
 	items map[string]string
+	// added and removed are the keys the last Replace brought in and
+	// dropped: the changes no event announced.
+	added, removed []string
 }
 
 var (
@@ -55,9 +59,16 @@ func keyOf(obj any) (key, rv string, err error) {
 	return m.GetNamespace() + "/" + m.GetName(), m.GetResourceVersion(), nil
 }
 
-func (s *printStore) record(op, key, rv, detail string) {
+// record prints a call's row (on a real cluster, only those of the whole
+// store), and keeps it. The row's object is key, or words when key is ""
+// (a count: "3 objects").
+func (s *printStore) record(op, key string, objects lang.Text, rv, detail string, why ...lang.Text) {
 	if !s.quiet || op == "Replace" || op == "Resync" || op == "Bookmark" {
-		s.tl.Event("store", op, key, detail)
+		if key == "" {
+			s.tl.EventAbout(nil, "store", op, objects, detail, why...)
+		} else {
+			s.tl.Event("store", op, key, detail, why...)
+		}
 	}
 	s.calls.add(storeCall{Op: op, Key: key, RV: rv, At: time.Now()})
 }
@@ -73,7 +84,7 @@ func (s *printStore) set(op string, obj any) error {
 	s.mu.Lock()
 	s.items[key] = rv
 	s.mu.Unlock()
-	s.record(op, key, rv, "rv="+rv)
+	s.record(op, key, lang.Text{}, rv, "rv="+rv)
 	return nil
 }
 
@@ -85,7 +96,7 @@ func (s *printStore) Delete(obj any) error {
 	s.mu.Lock()
 	delete(s.items, key)
 	s.mu.Unlock()
-	s.record("Delete", key, rv, "rv="+rv)
+	s.record("Delete", key, lang.Text{}, rv, "rv="+rv)
 	return nil
 }
 
@@ -104,8 +115,9 @@ func (s *printStore) Replace(list []any, rv string) error {
 	s.mu.Lock()
 	before := s.items
 	s.items = items
+	s.added, s.removed = changedKeys(before, items)
 	s.mu.Unlock()
-	s.record("Replace", fmt.Sprintf("%d objects", len(items)), rv, "rv="+rv+" "+diffSummary(before, items))
+	s.record("Replace", "", sayObjects.Format(len(items)), rv, "rv="+rv, diffSummary(before, items)...)
 	return nil
 }
 
@@ -113,12 +125,12 @@ func (s *printStore) Resync() error {
 	s.mu.Lock()
 	n := len(s.items)
 	s.mu.Unlock()
-	s.record("Resync", fmt.Sprintf("%d objects", n), "", "(no request: a queue would deliver them all again)")
+	s.record("Resync", "", sayObjects.Format(n), "", "", sayResyncRow)
 	return nil
 }
 
 func (s *printStore) Bookmark(rv string) error {
-	s.record("Bookmark", "-", rv, "rv="+rv)
+	s.record("Bookmark", "-", lang.Text{}, rv, "rv="+rv)
 	return nil
 }
 
@@ -147,9 +159,16 @@ func (s *printStore) content() []string {
 	return out
 }
 
-// diffSummary says which keys a Replace added or removed.
-func diffSummary(before, after map[string]string) string {
-	var added, removed []string
+// lastReplaced is what the last Replace brought in and dropped.
+func (s *printStore) lastReplaced() (added, removed []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.added, s.removed
+}
+
+// changedKeys are the keys in after and not before, and the other way
+// round, sorted.
+func changedKeys(before, after map[string]string) (added, removed []string) {
 	for k := range after {
 		if _, ok := before[k]; !ok {
 			added = append(added, k)
@@ -160,27 +179,35 @@ func diffSummary(before, after map[string]string) string {
 			removed = append(removed, k)
 		}
 	}
-	if len(before) == 0 {
-		return ""
-	}
 	sort.Strings(added)
 	sort.Strings(removed)
-	var parts []string
-	if len(added) > 0 {
-		parts = append(parts, "new: "+short(added))
-	}
-	if len(removed) > 0 {
-		parts = append(parts, "gone: "+short(removed))
-	}
-	if len(parts) == 0 {
-		return "(same keys as before)"
-	}
-	return strings.Join(parts, "; ")
+	return added, removed
 }
 
-func short(keys []string) string {
-	if len(keys) > 5 {
-		return strings.Join(keys[:5], ", ") + fmt.Sprintf(" and %d more", len(keys)-5)
+// diffSummary says which keys a Replace added or removed: nothing for the
+// first Replace.
+func diffSummary(before, after map[string]string) []lang.Text {
+	if len(before) == 0 {
+		return nil
 	}
-	return strings.Join(keys, ", ")
+	added, removed := changedKeys(before, after)
+	var parts []lang.Text
+	if len(added) > 0 {
+		parts = append(parts, sayNewKeys.Format(short(added)))
+	}
+	if len(removed) > 0 {
+		parts = append(parts, sayGoneKeys.Format(short(removed)))
+	}
+	if len(parts) == 0 {
+		return []lang.Text{saySameKeys}
+	}
+	return parts
+}
+
+// short is keys as a list, the first five of them and how many more.
+func short(keys []string) lang.Text {
+	if len(keys) > 5 {
+		return sayAndMore.Format(strings.Join(keys[:5], ", "), len(keys)-5)
+	}
+	return sayKeys.Format(strings.Join(keys, ", "))
 }

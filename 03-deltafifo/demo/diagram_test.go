@@ -107,13 +107,12 @@ var queuesSpec = seqdiagram.Spec{
 		case row.Kind != timeline.KindEvent:
 			return nil
 		case row.Layer == "list":
-			// "rv=75 [web-3@70 web-4@75] → Replace on both queues"
-			rv, rest, _ := strings.Cut(row.Detail, " ")
-			items, _, _ := strings.Cut(rest, " →")
+			// "rv=75 [web-3@70 web-4@75]", then the explanation
+			rv, items, _ := strings.Cut(row.Protocol, " ")
 			return both("Replace(" + strings.Trim(items, "[]") + ", " + rv + ")")
 		case row.Layer == "watch":
 			call := map[string]string{"ADDED": "Add", "MODIFIED": "Update", "DELETED": "Delete"}[row.What]
-			rv, _, _ := strings.Cut(strings.TrimPrefix(row.Detail, "rv="), " ")
+			rv, _, _ := strings.Cut(strings.TrimPrefix(row.Protocol, "rv="), " ")
 			return both(call + " " + row.Object + "@" + rv)
 		case row.Layer == "deltafifo":
 			return []seqdiagram.Arrow{{From: "D", To: "C", Reply: true, Text: "Pop: " + row.Detail}}

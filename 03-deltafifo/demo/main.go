@@ -33,7 +33,7 @@ func run(env *demo.Env) error {
 	s := &script{env: env, ns: ns, q: newQueues(tl)}
 	s.lw = listwatch.NewFilteredListWatchFromClient(env.Client.CoreV1().RESTClient(), "configmaps", ns,
 		func(o *metav1.ListOptions) { o.LabelSelector = labelKey + "=" + labelValue })
-	defer s.stopWatch("the demo ends")
+	defer s.stopWatch(sayDemoEnds)
 
 	for _, step := range []func() error{s.initialList, s.burst, s.relistAfterMissedDelete, s.resync, s.conclude} {
 		if err := step(); err != nil {
@@ -74,7 +74,7 @@ func (s *script) burst() error {
 		{func() error { return s.update("web-1", "2") }, watch.Modified, "web-1"},
 		{func() error { return s.create("web-3") }, watch.Added, "web-3"},
 		{func() error { return s.update("web-1", "3") }, watch.Modified, "web-1"},
-		{func() error { return s.remove("web-2", "(the watch is open)") }, watch.Deleted, "web-2"},
+		{func() error { return s.remove("web-2", sayWatchOpen) }, watch.Deleted, "web-2"},
 		{func() error { return s.update("web-3", "2") }, watch.Modified, "web-3"},
 	} {
 		if err := s.change(c.do, c.want, c.name); err != nil {
@@ -86,8 +86,8 @@ func (s *script) burst() error {
 
 func (s *script) relistAfterMissedDelete() error {
 	s.env.Timeline.Step(sayTombstoneTitle, sayTombstoneWhy)
-	s.stopWatch("the connection drops")
-	if err := s.remove("web-1", "(nobody is watching)"); err != nil {
+	s.stopWatch(sayConnectionDrops)
+	if err := s.remove("web-1", sayNobodyWatching); err != nil {
 		return err
 	}
 	if err := s.create("web-4"); err != nil {
@@ -108,7 +108,7 @@ func (s *script) resync() error {
 	if err := s.change(func() error { return s.update("web-3", "3") }, watch.Modified, "web-3"); err != nil {
 		return err
 	}
-	s.env.Timeline.Event("informer", "RESYNC", "both queues", "Resync()")
+	s.env.Timeline.EventAbout(nil, "informer", "RESYNC", sayBothQueues, "Resync()")
 	if err := s.q.resync(); err != nil {
 		return err
 	}

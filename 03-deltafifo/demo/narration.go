@@ -2,10 +2,12 @@ package main
 
 import "informer-from-scratch/internal/lang"
 
-// Everything stage 03's demo says, in English and Chinese side by side.
-// The timeline's event rows are the protocol and are not here: they read
-// the same in both languages; so do the cells of the Pop tables, but for
-// the consumer's lines.
+// Everything stage 03's demo says, in English and Chinese side by side:
+// the steps, the notes, and the words of the timeline's rows (an object
+// column of words, an explanation after a row's protocol). The protocol
+// itself, keys, resourceVersions and HTTP lines, is not here: it reads the
+// same in both languages; so do the cells of the Pop tables, but for the
+// consumer's lines.
 var (
 	sayTitle = lang.T("DeltaFIFO and RealFIFO: the same events through both queues",
 		"DeltaFIFO 与 RealFIFO —— 同一串事件分别走两种队列")
@@ -24,13 +26,13 @@ Replaced delta per object; the RealFIFO (AtomicEvents) one ReplacedAll item for 
 		`Reflector 一开始先 LIST，再把结果交给队列的 Replace。DeltaFIFO 为每个对象排一个 Replaced delta；
 RealFIFO（AtomicEvents）则为整个列表只排一个 ReplacedAll。`)
 	saySynced = lang.T("HasSynced: DeltaFIFO=%v after %d Pops, RealFIFO=%v after %d: the first list has been delivered.",
-		"HasSynced：DeltaFIFO=%v（%d 次 Pop 之后），RealFIFO=%v（%d 次之后）：第一个列表已经交付完了。")
+		"HasSynced：DeltaFIFO=%v（%d 次 Pop 之后），RealFIFO=%v（%d 次之后）：第一次 list 的结果已经全部交付。")
 
 	sayBurstTitle = lang.T("Watch events while the consumer is busy", "消费者正忙时到达的 watch 事件")
 	sayBurstWhy   = lang.T(
 		`Five changes arrive before anyone pops. The DeltaFIFO files each under its object's key, and a
 key keeps the place where its FIRST pending change arrived; the RealFIFO keeps one item per event.`,
-		`在任何人 Pop 之前先来了五个变化。DeltaFIFO 把每个变化归到对象的 key 下，一个 key 在队列里的位置
+		`在任何 Pop 发生之前，先来了五个变化。DeltaFIFO 把每个变化归到对象的 key 下，一个 key 在队列里的位置
 由它第一个待处理的变化决定；RealFIFO 则是一个事件一项。`)
 
 	sayTombstoneTitle = lang.T("A relist after the watch broke: tombstones", "watch 断了之后重新 LIST：tombstone")
@@ -79,4 +81,14 @@ seen N: its cache is in a state the API server never was in.`,
 	sayConsumerGone     = lang.T("  ↳ consumer: %s is gone → OnDelete(tombstone, last rv %s)", "  ↳ 消费者：%s 没了 → OnDelete(tombstone，最后的 rv 是 %s)")
 	sayConsumerReplaced = lang.T("  ↳ consumer: cache replaced in one step", "  ↳ 消费者：一步替换整个缓存")
 	sayConsumerSync     = lang.T("  ↳ consumer: OnUpdate for each cached object: %s", "  ↳ 消费者：对每个缓存的对象调 OnUpdate：%s")
+
+	// The rows' words.
+	sayConfigMaps      = lang.T("%d configmaps", "%d 个 ConfigMap")
+	sayToReplace       = lang.T("handed to both queues' Replace", "交给两个队列的 Replace")
+	sayToBoth          = lang.T("handed to both queues", "交给两个队列")
+	sayBothQueues      = lang.T("both queues", "两个队列")
+	sayWatchOpen       = lang.T("the watch is open", "watch 还开着")
+	sayNobodyWatching  = lang.T("nobody is watching", "这时没有人在 watch")
+	sayConnectionDrops = lang.T("the connection drops", "连接断了")
+	sayDemoEnds        = lang.T("the demo ends", "demo 结束")
 )

@@ -16,7 +16,7 @@ import (
 
 	listwatch "informer-from-scratch/01-listwatch"
 	"informer-from-scratch/internal/demo"
-	"informer-from-scratch/internal/timeline"
+	"informer-from-scratch/internal/lang"
 )
 
 // script is the cluster side of the demo: it changes ConfigMaps, lists and
@@ -36,38 +36,44 @@ type script struct {
 // them.
 const labelKey, labelValue = "informer-from-scratch/demo", "stage03"
 
-// create, update and remove change the cluster and print a "demo" row,
-// when the call has returned: the script reads the events a write causes
-// only afterwards (change), so they cannot be printed before it. The row
-// is where its resourceVersion enters the timeline (timeline.Origin).
+// create, update and remove change the cluster, each printed as every
+// demo prints a write: its request's row as it is sent, its answer's ("←
+// CREATE", and the resourceVersion the server gave it) when it comes
+// back. The script reads the events a write causes only afterwards
+// (change), so they come after both.
 func (s *script) create(name string) error {
 	cm := &corev1.ConfigMap{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{labelKey: labelValue}},
 		Data:       map[string]string{"version": "1"},
 	}
+	call := s.env.Timeline.Send("demo", "CREATE", name, "version=1")
 	got, err := s.env.Client.CoreV1().ConfigMaps(s.ns).Create(s.env.Ctx, cm, metav1.CreateOptions{})
 	if err != nil {
 		return err
 	}
-	s.env.Timeline.EventWith(timeline.Origin(got.ResourceVersion), "demo", "CREATE", name, "rv="+got.ResourceVersion)
+	call.Answered(got.ResourceVersion, "")
 	return nil
 }
 
 func (s *script) update(name, version string) error {
 	patch := fmt.Appendf(nil, `{"data":{"version":%q}}`, version)
+	call := s.env.Timeline.Send("demo", "UPDATE", name, "version="+version)
 	got, err := s.env.Client.CoreV1().ConfigMaps(s.ns).Patch(s.env.Ctx, name, "application/merge-patch+json", patch, metav1.PatchOptions{})
 	if err != nil {
 		return err
 	}
-	s.env.Timeline.EventWith(timeline.Origin(got.ResourceVersion), "demo", "UPDATE", name, "rv="+got.ResourceVersion+" version="+version)
+	call.Answered(got.ResourceVersion, "")
 	return nil
 }
 
-func (s *script) remove(name, why string) error {
-	if err := s.env.Client.CoreV1().ConfigMaps(s.ns).Delete(s.env.Ctx, name, metav1.DeleteOptions{}); err != nil {
+// remove's answer is a Status: it carries no resourceVersion.
+func (s *script) remove(name string, why lang.Text) error {
+	call := s.env.Timeline.Send("demo", "DELETE", name, "", why)
+	rv, err := demo.Delete(s.env.Ctx, s.env.Client.CoreV1().RESTClient(), s.ns, "configmaps", name, metav1.DeleteOptions{})
+	if err != nil {
 		return err
 	}
-	s.env.Timeline.Event("demo", "DELETE", name, why)
+	call.Answered(rv, "")
 	return nil
 }
 
@@ -86,7 +92,7 @@ func (s *script) relist() error {
 	for i, item := range items {
 		names[i] = shortName(item) + "@" + rv(item)
 	}
-	s.env.Timeline.Event("list", "LIST", fmt.Sprintf("%d configmaps", len(items)), fmt.Sprintf("rv=%s %v → Replace on both queues", listRV, names))
+	s.env.Timeline.EventAbout(nil, "list", "LIST", sayConfigMaps.Format(len(items)), fmt.Sprintf("rv=%s %v", listRV, names), sayToReplace)
 	s.listRV = listRV
 	return s.q.replace(items, listRV)
 }
@@ -114,15 +120,15 @@ func (s *script) watchFrom(resourceVersion string) error {
 		return fmt.Errorf("WATCH: %w", err)
 	}
 	s.w = w
-	s.env.Timeline.Event("watch", "WATCH", "configmaps", "from rv="+resourceVersion)
+	s.env.Timeline.Event("watch", "WATCH", "configmaps", "resourceVersion="+resourceVersion)
 	return nil
 }
 
-func (s *script) stopWatch(why string) {
+func (s *script) stopWatch(why lang.Text) {
 	if s.w != nil {
 		s.w.Stop()
 		s.w = nil
-		s.env.Timeline.Event("watch", "STOP", "configmaps", why)
+		s.env.Timeline.Event("watch", "STOP", "configmaps", "", why)
 	}
 }
 
@@ -170,6 +176,6 @@ func (s *script) feed(ev watch.Event) error {
 	default:
 		return fmt.Errorf("watch %s event: %v", ev.Type, ev.Object)
 	}
-	s.env.Timeline.Event("watch", string(ev.Type), shortName(ev.Object), "rv="+rv(ev.Object)+" → both queues")
+	s.env.Timeline.Event("watch", string(ev.Type), shortName(ev.Object), "rv="+rv(ev.Object), sayToBoth)
 	return err
 }

@@ -55,11 +55,11 @@ func TestSequenceDiagram(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		s.printBuckets("before")
+		s.printBuckets(sayBefore)
 		tl.Event("demo", "PATCH", "shop/web-2", "app=cache")
 		w.Modify(scenePod("shop", "web-2", "node-2", "cache", "80"))
 		synctest.Wait()
-		s.printBuckets("after")
+		s.printBuckets(sayAfter)
 		tl.Event("demo", "DELETE", "blog/worker-1", "the only app=worker pod")
 		w.Delete(scenePod("blog", "worker-1", "node-1", "worker", "82"))
 		synctest.Wait()
@@ -97,9 +97,7 @@ var indexerSpec = seqdiagram.Spec{
 		case row.Kind != timeline.KindEvent:
 			return nil
 		case row.Layer == "cache":
-			text := row.What + " " + row.Object + " " + row.Detail
-			text, _, _ = strings.Cut(text, " (")
-			return []seqdiagram.Arrow{{From: "R", To: "I", Text: text}}
+			return []seqdiagram.Arrow{{From: "R", To: "I", Text: row.What + " " + row.Object + " " + row.Protocol}}
 		case row.Layer == "demo":
 			return []seqdiagram.Arrow{{Note: true, From: "R", Text: "the server: " + row.What + " " + row.Object + ", " + row.Detail}}
 		case row.Layer == "index" && row.What == byNode && row.Object == "node-1":
@@ -107,15 +105,16 @@ var indexerSpec = seqdiagram.Spec{
 			return []seqdiagram.Arrow{{From: "C", To: "I", Text: "AddIndexers(byNode, byLabel) on the filled cache"},
 				{Note: true, From: "I", Text: "byNode node-1: " + row.Detail}}
 		case row.Layer == "index" && row.What == "ADD":
-			return ask("AddIndexers(byNode) again", row.Detail)
+			return ask("AddIndexers(byNode) again", "refused: "+strings.TrimPrefix(row.Protocol, "error: "))
 		case row.Layer == "index" && row.What == "ByIndex":
 			return ask(fmt.Sprintf("ByIndex(%s)", row.Object), row.Detail)
 		case row.Layer == "index" && row.What == "IndexKeys":
-			return ask(fmt.Sprintf("IndexKeys(%s)", row.Object), row.Detail)
+			return ask(fmt.Sprintf("IndexKeys(%s)", row.Object), row.Protocol+", "+row.Explanation.EN)
 		case row.Layer == "lister":
-			return ask(fmt.Sprintf("lister %s(%s)", row.What, row.Object), row.Detail)
-		case row.Layer == "index" && row.What == byLabel && (strings.HasPrefix(row.Detail, "before") || strings.HasPrefix(row.Detail, "after")):
-			return []seqdiagram.Arrow{{Note: true, From: "I", Text: "byLabel " + row.Object + " " + row.Detail}}
+			return ask(fmt.Sprintf("lister %s(%s)", row.What, row.Object), strings.TrimPrefix(row.Detail, "error: "))
+		case row.Layer == "index" && row.What == byLabel && row.Explanation != nil:
+			// A bucket before or after the patch.
+			return []seqdiagram.Arrow{{Note: true, From: "I", Text: "byLabel " + row.Object + " " + row.Explanation.EN + ": " + row.Protocol}}
 		case row.Layer == "index" && row.Object == "values":
 			return []seqdiagram.Arrow{{Note: true, From: "I", Text: "byLabel values now: " + row.Detail}}
 		}

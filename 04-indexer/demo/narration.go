@@ -2,9 +2,11 @@ package main
 
 import "informer-from-scratch/internal/lang"
 
-// Everything stage 04's demo says, in English and Chinese side by side.
-// The timeline's event rows are the protocol and are not here: they read
-// the same in both languages.
+// Everything stage 04's demo says, in English and Chinese side by side:
+// the steps, the notes, and the words of the timeline's rows (an object column of words, an
+// explanation after a row's protocol). The protocol itself, keys,
+// resourceVersions and HTTP lines, is not here: it reads the same in both
+// languages.
 var (
 	sayTitle = lang.T("Indexer: the local cache, its indices and the listers", "Indexer —— 本地缓存、索引与 lister")
 
@@ -13,7 +15,7 @@ var (
 		`The demo caches the pods of every namespace and changes nothing;
 its questions are about whatever nodes and labels it finds.`,
 		`demo 把所有 namespace 的 Pod 缓存起来，不做任何修改；
-它问的问题，围绕的就是它找到的那些节点和标签。`)
+提的问题都围绕它在集群里找到的节点和标签。`)
 	sayNoUpdate = lang.T("Skipping the update: on a real cluster a demo only reads.", "跳过更新那一步：在真实集群上 demo 只读。")
 
 	saySceneTitle = lang.T("Set the scene", "准备场景")
@@ -30,7 +32,7 @@ The Reflector (stage 02) gets the state of the pods (those labelled demo=stage04
 demo made them) and writes it into the cache with Replace, then keeps watching and turns every
 event into Add, Update or Delete.`,
 		`一个以 namespace/name 为 key 的 Indexer，带着每个 informer 都有的那个索引：按 namespace。
-Reflector（第 2 阶段）拿到 Pod 的当前状态（Pod 是 demo 建的时候，只拿带 demo=stage04 标签的），
+Reflector（第 2 阶段）拿到 Pod 的当前状态（如果 Pod 是 demo 自己建的，就只拿带 demo=stage04 标签的），
 用 Replace 写进缓存，然后继续 watch，把每个事件变成 Add、Update 或 Delete。`)
 	sayCacheHolds = lang.T("The cache holds %d pods: %s", "缓存里有 %d 个 Pod：%s")
 	sayLastSync   = lang.T("LastStoreSyncResourceVersion = %s", "LastStoreSyncResourceVersion 为 %s")
@@ -69,7 +71,17 @@ the cache computes the old pod's index values and the new one's, and moves the k
 		`Delete %s/worker-1, the only app=worker pod. An empty bucket is removed, so an index
 over short-lived values does not keep one empty set per value it ever saw. (Grace period 0:
 the pod is bound to a node, and no kubelet will ever confirm a graceful delete.)`,
-		`删除 %s/worker-1，它是唯一一个 app=worker 的 Pod。空桶会被删掉，所以建在短命值上的索引，
+		`删除 %s/worker-1，它是唯一一个 app=worker 的 Pod。空桶会被删掉，所以建在短期取值上的索引，
 不会为见过的每个值都留着一个空集合。（宽限期设为 0：这个 Pod 已经绑定到节点上，
 而不会有哪个 kubelet 来确认一次优雅删除。）`)
+
+	// The rows' words.
+	sayAddedAgain = lang.T("added a second time: refused", "第二次添加：被拒绝")
+	sayOfWhichIn  = lang.T("of which in %s: %s", "其中在 %s 里的：%s")
+	sayUnchanged  = lang.T("unchanged: its node did not change", "没变：它的节点没变")
+	sayValues     = lang.T("values", "取值")
+	sayBefore     = lang.T("before", "修改前")
+	sayAfter      = lang.T("after", "修改后")
+	sayPods       = lang.T("%d pods", "%d 个 Pod")
+	sayWholeState = lang.T("the whole state; the indices rebuilt", "整份状态换掉，索引全部重建")
 )

@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/utils/ptr"
 
 	listwatch "informer-from-scratch/01-listwatch"
 	reflector "informer-from-scratch/02-reflector"
@@ -25,7 +26,7 @@ import (
 	indexer "informer-from-scratch/04-indexer"
 	"informer-from-scratch/04-indexer/listers"
 	"informer-from-scratch/internal/demo"
-	"informer-from-scratch/internal/timeline"
+	"informer-from-scratch/internal/lang"
 )
 
 // script holds what the steps share.
@@ -69,13 +70,12 @@ func (s *script) setScene() error {
 		scene[i].ns = nsName[p.ns]
 		pod := demo.Pod(scene[i].ns, p.name, map[string]string{"app": p.app, demoLabel: demoValue})
 		pod.Spec.NodeName = p.node
+		call := tl.Send("demo", "CREATE", scene[i].ns+"/"+p.name, fmt.Sprintf("node=%s app=%s", p.node, p.app))
 		created, err := s.env.Client.CoreV1().Pods(scene[i].ns).Create(s.env.Ctx, pod, metav1.CreateOptions{})
 		if err != nil {
 			return err
 		}
-		// Printed when the call has returned: the Reflector, which prints
-		// what the writes caused, starts after the scene is set.
-		tl.EventWith(timeline.Origin(created.ResourceVersion), "demo", "CREATE", scene[i].ns+"/"+p.name, fmt.Sprintf("rv=%s node=%s app=%s", created.ResourceVersion, p.node, p.app))
+		call.Answered(created.ResourceVersion, "")
 	}
 	return nil
 }
@@ -152,7 +152,7 @@ func (s *script) addIndexes() error {
 		s.printIndex(name)
 	}
 	err := s.idx.AddIndexers(indexer.Indexers{byNode: nodeIndexFunc})
-	tl.Event("index", "ADD", byNode+" again", fmt.Sprintf("refused: %v", err))
+	tl.Event("index", "ADD", byNode, fmt.Sprintf("error: %v", err), sayAddedAgain)
 	return nil
 }
 
@@ -211,11 +211,11 @@ func (s *script) askTheCache() error {
 			inNS = append(inNS, k)
 		}
 	}
-	tl.Event("index", "IndexKeys", byLabel+"=app="+app, fmt.Sprintf("%s, of which in %s: %s", abbreviate(withLabel, 6), ns, abbreviate(inNS, 6)))
+	tl.Event("index", "IndexKeys", byLabel+"=app="+app, abbreviate(withLabel, 6), sayOfWhichIn.Format(ns, abbreviate(inNS, 6)))
 	tl.Note(saySameAnswer)
 
 	_, err = listers.NewNamespaced(s.pods, ns).Get("no-such-pod")
-	tl.Event("lister", "Get", ns+"/no-such-pod", fmt.Sprintf("%v (NotFound: %v)", err, apierrors.IsNotFound(err)))
+	tl.Event("lister", "Get", ns+"/no-such-pod", fmt.Sprintf("error: %v (NotFound: %v)", err, apierrors.IsNotFound(err)))
 	tl.Note(sayRequestsWhileAnswering, s.requests.Load()-mark)
 	return nil
 }
@@ -257,7 +257,7 @@ func (s *script) moveBetweenBuckets() error {
 	tl := s.env.Timeline
 	shop, blog := scene[0].ns, scene[5].ns
 	tl.Step(sayMoveTitle, sayMoveWhy.Format(shop))
-	s.printBuckets("before")
+	s.printBuckets(sayBefore)
 	// The write is printed as it is sent, its answer when it comes back:
 	// the cache's row for the change it caused may come in between.
 	patch := tl.Send("demo", "PATCH", shop+"/web-2", "app=cache")
@@ -270,29 +270,30 @@ func (s *script) moveBetweenBuckets() error {
 	if _, err := s.waitFor(func(w write) bool { return w.key == shop+"/web-2" && w.rv == patched.ResourceVersion }, 10*time.Second); err != nil {
 		return fmt.Errorf("the cache never saw the patch: %w", err)
 	}
-	s.printBuckets("after")
+	s.printBuckets(sayAfter)
 	onNode, _ := s.idx.IndexKeys(byNode, "node-2")
-	tl.Event("index", byNode, "node-2", abbreviate(onNode, 6)+" (unchanged: its node did not change)")
+	tl.Event("index", byNode, "node-2", abbreviate(onNode, 6), sayUnchanged)
 
 	tl.Step(sayEmptyTitle, sayEmptyWhy.Format(blog))
-	tl.Send("demo", "DELETE", blog+"/worker-1", "grace period 0") // its answer carries no resourceVersion
-	zero := int64(0)
-	if err := s.env.Client.CoreV1().Pods(blog).Delete(s.env.Ctx, "worker-1", metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
+	call := tl.Send("demo", "DELETE", blog+"/worker-1", "gracePeriodSeconds=0")
+	rv, err := demo.Delete(s.env.Ctx, s.env.Client.CoreV1().RESTClient(), blog, "pods", "worker-1", metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)})
+	if err != nil {
 		return err
 	}
+	call.Answered(rv, "")
 	if _, err := s.waitFor(func(w write) bool { return w.op == "DELETE" && w.key == blog+"/worker-1" }, 10*time.Second); err != nil {
 		return fmt.Errorf("the cache never saw the delete: %w", err)
 	}
 	values := s.idx.ListIndexFuncValues(byLabel)
 	slices.Sort(values)
-	tl.Event("index", byLabel, "values", strings.Join(values, " "))
+	tl.EventAbout(nil, "index", byLabel, sayValues, strings.Join(values, " "))
 	return nil
 }
 
-func (s *script) printBuckets(when string) {
+func (s *script) printBuckets(when lang.Text) {
 	for _, v := range []string{"app=web", "app=cache"} {
 		keys, _ := s.idx.IndexKeys(byLabel, v)
-		s.env.Timeline.Event("index", byLabel, v, when+": "+abbreviate(keys, 6))
+		s.env.Timeline.Event("index", byLabel, v, abbreviate(keys, 6), when)
 	}
 }
 

@@ -6,7 +6,6 @@
 package main
 
 import (
-	"fmt"
 	"slices"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -47,7 +46,7 @@ func (s *loggingStore) Replace(list []interface{}, rv string) error {
 	if err := s.Indexer.Replace(list, rv); err != nil {
 		return err
 	}
-	s.tl.Event("cache", "REPLACE", fmt.Sprintf("%d pods", n), "rv="+rv+" (the whole state, indices rebuilt)")
+	s.tl.EventAbout(nil, "cache", "REPLACE", sayPods.Format(n), "rv="+rv, sayWholeState)
 	s.signal(write{op: "REPLACE", rv: rv})
 	return nil
 }

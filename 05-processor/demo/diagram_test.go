@@ -76,8 +76,7 @@ var processorSpec = seqdiagram.Spec{
 		case row.Kind != timeline.KindEvent || row.What == "STOPPED":
 			return nil
 		case row.Layer == "informer":
-			detail, _, _ := strings.Cut(row.Detail, " → ")
-			text := row.What + " " + strings.TrimPrefix(row.Object, "stage05/") + " " + detail
+			text := row.What + " " + strings.TrimPrefix(row.Object, "stage05/") + " " + row.Protocol
 			if row.What == "RESYNC" {
 				text = "RESYNC: sync updates for the handlers whose resync is due, no request"
 			}
@@ -85,7 +84,10 @@ var processorSpec = seqdiagram.Spec{
 		case lane != "" && row.What == "SYNCED":
 			return []seqdiagram.Arrow{{Note: true, From: lane, Text: at + " HasSynced"}}
 		case lane != "":
-			detail := strings.NewReplacer("isInInitialList=true", "(initial)", " (resync: same object replayed)", " (resync)").Replace(row.Detail)
+			detail := strings.NewReplacer("isInInitialList=true", "(initial)").Replace(row.Protocol)
+			if row.Explanation != nil { // a resync's replay
+				detail += " (resync)"
+			}
 			return []seqdiagram.Arrow{{From: "I", To: lane, Lane: lane, Text: at + " " + row.What + " " + strings.TrimPrefix(row.Object, "stage05/") + " " + detail}}
 		}
 		return nil

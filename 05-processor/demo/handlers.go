@@ -7,6 +7,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/timeline"
 )
 
@@ -29,21 +30,21 @@ func (h *handler) OnAdd(obj any, isInInitialList bool) {
 }
 
 func (h *handler) OnUpdate(oldObj, newObj any) {
-	detail := rv(oldObj) + " → " + rv(newObj)
 	if rv(oldObj) == rv(newObj) {
-		detail = rv(newObj) + " (resync: same object replayed)"
+		h.call("OnUpdate", newObj, rv(newObj), sayReplayed)
+		return
 	}
-	h.call("OnUpdate", newObj, detail)
+	h.call("OnUpdate", newObj, rv(oldObj)+" → "+rv(newObj))
 }
 
 func (h *handler) OnDelete(obj any) { h.call("OnDelete", obj, rv(obj)) }
 
-func (h *handler) call(what string, obj any, detail string) {
+func (h *handler) call(what string, obj any, detail string, why ...lang.Text) {
 	name := fmt.Sprintf("%T", obj)
 	if m, ok := obj.(metav1.Object); ok {
 		name = m.GetNamespace() + "/" + m.GetName()
 	}
-	h.tl.Event(h.name, what, name, detail)
+	h.tl.Event(h.name, what, name, detail, why...)
 	time.Sleep(h.delay)
 	h.calls.Add(1)
 }

@@ -108,7 +108,7 @@ func (s *standIn) run(ctx context.Context) error {
 	// Each informer row is printed before its notifications are handed
 	// out: the handlers print as soon as they get one, on their own
 	// goroutines. The row is where its resourceVersion enters the timeline.
-	s.tl.EventWith(timeline.Origin(rv), "informer", "LIST", fmt.Sprintf("%d pods", len(items)), "rv="+rv+" → one initial add each, to every handler")
+	s.tl.EventAbout(timeline.Origin(rv), "informer", "LIST", sayPods.Format(len(items)), "rv="+rv, sayInitialAdds)
 	s.mu.Lock()
 	for _, item := range items {
 		obj, _ := meta.Accessor(item)
@@ -141,7 +141,7 @@ func (s *standIn) run(ctx context.Context) error {
 func (s *standIn) handle(ev watch.Event) {
 	obj, err := meta.Accessor(ev.Object)
 	if err != nil {
-		s.tl.Event("informer", "SKIP", fmt.Sprintf("%T", ev.Object), string(ev.Type)+" without metadata")
+		s.tl.Event("informer", "SKIP", fmt.Sprintf("%T", ev.Object), string(ev.Type), sayNoMetadata)
 		return
 	}
 	s.mu.Lock()
@@ -163,7 +163,7 @@ func (s *standIn) handle(ev watch.Event) {
 		n = processor.AddNotification{NewObj: obj}
 	}
 	rv := obj.GetResourceVersion()
-	s.tl.EventWith(timeline.Origin(rv), "informer", string(ev.Type), k, "rv="+rv+" → distributed to every handler")
+	s.tl.EventWith(timeline.Origin(rv), "informer", string(ev.Type), k, "rv="+rv, sayDistributed)
 	s.p.Distribute(n, false)
 }
 
@@ -188,7 +188,7 @@ func (s *standIn) resyncLoop(ctx context.Context) {
 		s.mu.Lock()
 		if s.p.ShouldResync() {
 			keys := slices.Sorted(maps.Keys(s.cache))
-			s.tl.Event("informer", "RESYNC", fmt.Sprintf("%d pods", len(keys)), "sync updates, only to handlers whose resync is due; no request to the apiserver")
+			s.tl.EventAbout(nil, "informer", "RESYNC", sayPods.Format(len(keys)), "", sayResyncRow)
 			for _, k := range keys {
 				s.p.Distribute(processor.UpdateNotification{OldObj: s.cache[k], NewObj: s.cache[k]}, true)
 			}

@@ -13,14 +13,20 @@ import (
 // the five watch events).
 func TestDemoRunsToCompletion(t *testing.T) {
 	out := demotest.RunCausal(t, options, run, 6,
-		"slow       SYNCED",              // the slow handler's HasSynced flipped, late
-		"RESYNC    5 pods",               // a resync tick
-		"(resync: same object replayed)", // delivered to the resync handler
-		"99998 pending",                  // the ring took 100,000 notifications
-		"capacity still 131072 slots",    // and kept its array
+		"slow       SYNCED",                  // the slow handler's HasSynced flipped, late
+		"RESYNC    5 pods",                   // a resync tick
+		"— resync: the same object replayed", // delivered to the resync handler
+		"99998 pending",                      // the ring took 100,000 notifications
+		"capacity still 131072 slots",        // and kept its array
 	)
 	// The slow handler fell behind while the others did not.
 	if !regexp.MustCompile(`DEPTH +fast=0 slow=[1-9]\d* resync=0`).MatchString(out) {
 		t.Errorf("no ring row shows the slow handler behind and the others caught up:\n%s", out)
 	}
+}
+
+// TestRowsSpeakChinese runs the demo with --lang=zh: the steps, the notes
+// and the words of every row in Chinese, the rows' protocol as in English.
+func TestRowsSpeakChinese(t *testing.T) {
+	demotest.InChinese(t, options, nil, run, sayReplayed.ZH, sayPending.Format(99998).ZH)
 }

@@ -2,9 +2,11 @@ package main
 
 import "informer-from-scratch/internal/lang"
 
-// Everything stage 05's demo says, in English and Chinese side by side.
-// The timeline's event rows are the protocol and are not here: they read
-// the same in both languages.
+// Everything stage 05's demo says, in English and Chinese side by side:
+// the steps, the notes, and the words of the timeline's rows (an object column of words, an
+// explanation after a row's protocol). The protocol itself, keys,
+// resourceVersions and HTTP lines, is not here: it reads the same in both
+// languages.
 var (
 	sayTitle = lang.T("sharedProcessor and processorListener: one stream, three handlers, each at its own pace",
 		"sharedProcessor 与 processorListener —— 一条事件流，三个 handler，各走各的节奏")
@@ -17,7 +19,7 @@ the notifications are whatever the cluster does meanwhile.`,
 通知就是这段时间里集群自己发生的变化。`)
 	saySceneTitle = lang.T("Set the scene", "准备场景")
 	saySceneWhy   = lang.T("A namespace and three pods, so the initial list has something in it.",
-		"一个 namespace 和三个 Pod，让初始列表里有东西。")
+		"先建一个 namespace 和三个 Pod，这样初始列表里就有数据。")
 
 	sayRegisterTitle = lang.T("Register three handlers, then start", "先注册三个 handler，再启动")
 	sayRegisterWhy   = lang.T(
@@ -35,7 +37,7 @@ fast 和 slow 要的是 0：它们不 resync。`)
 		`Five changes in a row. Distribute hands each to all three listeners and returns at once;
 slow's notifications wait in its ring while it works. "ring" rows show each ring's depth
 (not counting the one pop holds and the one run is handling).`,
-		`连着五个变化。Distribute 把每个变化交给全部三个 listener，然后立刻返回；
+		`连续来了五个变化。Distribute 把每个变化交给全部三个 listener，然后立刻返回；
 slow 忙着的时候，它的通知就在自己的 ring 里排队。ring 行显示每个 ring 的深度
 （不算 pop 手里拿着的那一个，也不算 run 正在处理的那一个）。`)
 
@@ -63,4 +65,21 @@ Distribute never blocks, so the ring takes them all, doubling its array as it go
 Distribute 从不阻塞，所以 ring 照单全收，边收边把数组翻倍。`)
 	sayStalls = lang.T("A handler that stalls for good makes the ring grow until the process runs out of memory.",
 		"handler 要是永远卡住，ring 就会一直涨下去，直到进程把内存耗光。")
+
+	// The rows' words.
+	sayPods        = lang.T("%d pods", "%d 个 Pod")
+	sayInitialAdds = lang.T("one initial add each, to every handler", "每个 Pod 一次初始 add，发给每个 handler")
+	sayDistributed = lang.T("distributed to every handler", "分发给每个 handler")
+	sayNoMetadata  = lang.T("without metadata", "没有 metadata")
+	sayResyncRow   = lang.T("sync updates, only to handlers whose resync is due; no request to the apiserver",
+		"sync 更新，只发给 resync 到期的 handler；不向 apiserver 发请求")
+	sayReplayed        = lang.T("resync: the same object replayed", "resync：同一个对象再投递一次")
+	sayEveryInitialAdd = lang.T("every initial add handled", "每个初始 add 都处理完了")
+	saySlowCapacity    = lang.T("slow's ring capacity %d", "slow 的 ring 容量为 %d")
+	sayClosedAfter     = lang.T("closed; %d calls in all", "已关闭；总共调用 %d 次")
+	sayPending         = lang.T("%d pending", "%d 个待处理")
+	sayCapacity        = lang.T("capacity %d slots (1024 doubled %d times); distributing took %s",
+		"容量 %d 个槽位（1024 翻倍 %d 次）；分发用了 %s")
+	sayStillCapacity = lang.T("capacity still %d slots: RingGrowing never shrinks, the array (%d KiB of slots) stays",
+		"容量仍是 %d 个槽位：RingGrowing 从不收缩，这块数组（%d KiB 的槽位）一直占着")
 )

@@ -108,7 +108,7 @@ func (s *script) registerAndStart() error {
 		wg.Go(func() {
 			select {
 			case <-l.HasSyncedChecker().Done():
-				s.tl.Event(s.handlers[i].name, "SYNCED", "HasSynced() = true", "every initial add handled")
+				s.tl.Event(s.handlers[i].name, "SYNCED", "HasSynced() = true", "", sayEveryInitialAdd)
 			case <-ctx.Done():
 			}
 		})
@@ -172,7 +172,7 @@ func (s *script) gauge(ctx context.Context) {
 		now := fmt.Sprintf("fast=%d slow=%d resync=%d", s.listeners[0].PendingNotifications(),
 			s.listeners[1].PendingNotifications(), s.listeners[2].PendingNotifications())
 		if now != last {
-			s.tl.Event("ring", "DEPTH", now, fmt.Sprintf("slow's ring capacity %d", s.listeners[1].BufferCapacity()))
+			s.tl.Event("ring", "DEPTH", now, "", saySlowCapacity.Format(s.listeners[1].BufferCapacity()))
 			last = now
 		}
 	}
@@ -230,7 +230,7 @@ func (s *script) stop() {
 		}
 		for i, l := range s.listeners {
 			<-l.ShutdownChan()
-			s.tl.Event(s.handlers[i].name, "STOPPED", "ShutdownChan closed", fmt.Sprintf("%d calls in all", s.handlers[i].calls.Load()))
+			s.tl.Event(s.handlers[i].name, "STOPPED", "ShutdownChan", "", sayClosedAfter.Format(s.handlers[i].calls.Load()))
 		}
 	})
 }
@@ -269,14 +269,12 @@ func (s *script) bufferCost() error {
 	for l.PendingNotifications() != n-2 {
 		time.Sleep(time.Millisecond)
 	}
-	s.tl.Event("ring", "DEPTH", fmt.Sprintf("%d pending", l.PendingNotifications()),
-		fmt.Sprintf("capacity %d slots (1024 doubled %d times); distributing took %s",
-			l.BufferCapacity(), doublings(l.BufferCapacity()), time.Since(start).Round(time.Millisecond)))
+	s.tl.EventAbout(nil, "ring", "DEPTH", sayPending.Format(l.PendingNotifications()), "",
+		sayCapacity.Format(l.BufferCapacity(), doublings(l.BufferCapacity()), time.Since(start).Round(time.Millisecond)))
 	close(gate)
 	handled.Wait()
-	s.tl.Event("ring", "DRAINED", "0 pending",
-		fmt.Sprintf("capacity still %d slots: RingGrowing never shrinks, the array (%d KiB of slots) stays",
-			l.BufferCapacity(), l.BufferCapacity()*16/1024))
+	s.tl.EventAbout(nil, "ring", "DRAINED", sayPending.Format(0), "",
+		sayStillCapacity.Format(l.BufferCapacity(), l.BufferCapacity()*16/1024))
 	s.tl.Note(sayStalls)
 	return nil
 }

@@ -36,7 +36,8 @@ func (s *script) startProxy() (kubernetes.Interface, error) {
 	}
 	s.faults = &faults{}
 	proxy, err := faultproxy.Start(s.env.Cluster.RESTConfig(), faultproxy.Options{Seed: 6, OnFault: func(f faultproxy.Fault) {
-		s.tl.Event("fault", string(f.Kind), f.Resource, f.Detail)
+		protocol, why := faultDetail(f)
+		s.tl.Event("fault", string(f.Kind), f.Resource, protocol, why...)
 	}})
 	if err != nil {
 		return nil, err
@@ -99,7 +100,7 @@ func (s *script) chaos() error {
 	}
 	reqs := s.requests()
 	start := time.Now()
-	s.tl.Event("demo", "RESTART", "kube-apiserver", "stopping it; etcd keeps running")
+	s.tl.Event("demo", "RESTART", "kube-apiserver", "", sayRestarting)
 	// The proxy goes down with it: the informer's connections are refused,
 	// as they would be without a proxy.
 	if err := s.faults.proxy.Disconnect(); err != nil {
@@ -112,7 +113,7 @@ func (s *script) chaos() error {
 	if err != nil {
 		return err
 	}
-	s.tl.Event("demo", "READY", "kube-apiserver", fmt.Sprintf("back after %s", time.Since(start).Round(100*time.Millisecond)))
+	s.tl.Event("demo", "READY", "kube-apiserver", "", sayBackAfter.Format(time.Since(start).Round(100*time.Millisecond)))
 	mark = s.trail.mark()
 	if err := s.create("web-6"); err != nil {
 		return err
@@ -185,4 +186,22 @@ func (s *script) waitRequest(since int, what string, match func(reqlog.Request) 
 		}
 	}
 	return fmt.Errorf("waited 30s for %s", what)
+}
+
+// faultDetail is a fault's row: what the proxy did to the protocol, and
+// what that means, for the two faults --chaos injects; any other fault as
+// the proxy says it.
+func faultDetail(f faultproxy.Fault) (string, []lang.Text) {
+	var n int
+	switch {
+	case f.Kind == faultproxy.CutWatch:
+		if _, err := fmt.Sscanf(f.Detail, "connection aborted after %d events", &n); err == nil {
+			return "", []lang.Text{sayCutAfter.Format(n)}
+		}
+	case f.Kind == faultproxy.Gone:
+		if _, err := fmt.Sscanf(f.Detail, "ERROR 410 Expired after %d events", &n); err == nil {
+			return "ERROR 410 Expired", []lang.Text{sayGoneAfter.Format(n)}
+		}
+	}
+	return f.Detail, nil
 }

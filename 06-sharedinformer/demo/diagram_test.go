@@ -122,7 +122,7 @@ var informerSpec = seqdiagram.Spec{
 		if strings.Contains(row.Detail, "isInInitialList=true") {
 			flags += " (initial)"
 		}
-		if strings.Contains(row.Detail, "(same rv: a sync)") {
+		if row.Explanation != nil && strings.Contains(row.Explanation.EN, "same rv: a sync") {
 			flags += " (same rv: a sync)"
 		}
 		if strings.Contains(row.Detail, "DeletedFinalStateUnknown") {
@@ -141,11 +141,11 @@ var informerSpec = seqdiagram.Spec{
 		case row.Layer == "demo":
 			return []seqdiagram.Arrow{{Note: true, From: "R", Text: "the server: " + strings.TrimSpace(row.What+" "+strings.TrimPrefix(row.Object, "stage06/")+" "+row.Detail)}}
 		case row.Layer == "watch":
-			return []seqdiagram.Arrow{{Note: true, From: "R", Text: "the watch: " + row.Detail}}
+			return []seqdiagram.Arrow{{Note: true, From: "R", Text: "the watch: " + row.Protocol + ": " + row.Explanation.EN}}
 		case row.Layer == "synced" && (row.Object == "audit" || row.Object == "late"):
 			lane := map[string]string{"audit": "A", "late": "T"}[row.Object]
 			return []seqdiagram.Arrow{{Note: true, From: lane, Lane: lane, Text: "registration HasSynced"}}
-		case row.Layer == "synced" && row.Object == "the informer":
+		case row.Layer == "synced" && row.ObjectText != nil && row.ObjectText.EN == "the informer":
 			return []seqdiagram.Arrow{{Note: true, From: "L", Lane: "L", Text: "the informer's HasSynced"}}
 		case row.Layer == string(observe.LayerReflector):
 			return []seqdiagram.Arrow{{From: "R", To: "Q", Text: what + rv}}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	informer "informer-from-scratch/06-sharedinformer"
 	"informer-from-scratch/internal/demo/demotest"
 	"informer-from-scratch/internal/lang"
+	"informer-from-scratch/internal/timeline"
 )
 
 // TestDemoRunsToCompletion runs the whole demo on a playground, as `make
@@ -41,7 +43,7 @@ func TestDemoRunsToCompletion(t *testing.T) {
 		}},
 		{"deltafifo", lang.ZH, []string{
 			// The initial list: one Replaced item per pod.
-			`reflector +Replace +3 pods`, `queue +Replaced +stage06/web-1 .*isInInitialList=true`, `indexer +Add +stage06/web-1`,
+			`reflector +Replace +3 个 Pod`, `queue +Replaced +stage06/web-1 .*isInInitialList=true`, `indexer +Add +stage06/web-1`,
 			`reflector +Add +stage06/web-4`, `queue +Added +stage06/web-4`, `indexer +Add +stage06/web-4`,
 			`processor +replay +stage06/web-\d +late: .*isInInitialList=true`,
 			// The queue makes the tombstone, after the listed pods.
@@ -57,20 +59,21 @@ func TestDemoRunsToCompletion(t *testing.T) {
 				sayLateDelete.Format("stage06/web-3", true).In(l),
 				// The mechanisms the --break switches take away, in place.
 				saySameView.In(l),
-				sayHeardAll.Format(2).In(l),
 				cache + "[web-1@",
 				strings.ReplaceAll(held, "%d", "0"), // managedFields entries held: 0
-				"STOPPED   RunWithContext returned        IsStopped()=true",
+				"STOPPED   RunWithContext                 IsStopped()=true — " + sayReturned.In(l),
 			}
 			args := []string{"--queue=" + tc.queue, "--lang=" + l}
-			var out string
+			var tr demotest.Transcript
 			if l == lang.EN {
-				out = demotest.RunCausalWithArgs(t, options, args, run, 9, want...)
+				tr = demotest.RunCausalTranscript(t, options, args, run, 9, want...)
 			} else {
-				tr := demotest.RunTranscript(t, options, args, run, want...)
+				tr = demotest.RunTranscript(t, options, args, run, want...)
 				demotest.NarratesInChinese(t, tr)
-				out = tr.Out
+				demotest.RowsSayNoEnglish(t, tr)
 			}
+			out := tr.Out
+			heardAllAgreesWithItsRows(t, tr)
 			rest := out
 			for _, row := range tc.rows {
 				loc := regexp.MustCompile(row).FindStringIndex(rest)
@@ -107,12 +110,12 @@ func TestDemoOnlyReadsARealCluster(t *testing.T) {
 func TestChaosDemoShowsEachRecovery(t *testing.T) {
 	out := demotest.RunWithArgs(t, options, []string{"--chaos"}, run,
 		"--chaos: the informer talks to a fault-injecting proxy",
-		"STOPPED   RunWithContext returned        IsStopped()=true",
+		"STOPPED   RunWithContext                 IsStopped()=true — returned",
 	)
 	resume := `http +GET +/api/v1/namespaces/stage06/pods allowWatchBookmarks=true&resourceVersion=\d+&timeoutSeconds=\d+&watch=true`
 	rest := out[strings.Index(out, "Chaos 1"):]
 	for _, row := range []string{
-		`fault +cut-watch pods watch +connection aborted`, resume, `handler +OnUpdate +stage06/web-1 .*from rv`,
+		`fault +cut-watch pods watch +— connection aborted after \d+ events`, resume, `handler +OnUpdate +stage06/web-1 .*rv=\d+ → rv=\d+`,
 		`fault +410-gone +pods watch`, `watch +ERROR .*410 Expired`,
 		`http +GET .*sendInitialEvents=true`, `reflector +Replace +3 pods`,
 		// The relist's rows end before the next step begins.
@@ -146,11 +149,11 @@ func TestBreakSwitchesShowTheirFailure(t *testing.T) {
 		}, []string{`processor +delete +stage06/web-3`, `OnDelete +stage06/web-3`, `late's typed DeleteFunc`}},
 		{"blocking-listener", []string{
 			`STALLS +stage06/burst-1`,
-			`WAITED +5s +audit has not heard of burst-4: the distributor waits for slow`,
+			`WAITED +5s +— audit has not heard of burst-4: the distributor waits for slow`,
 			`audit heard of: \[stage06/burst-1 stage06/burst-2( stage06/burst-3)?\]`,
 			`RELEASE +slow`, `indexer +Add +stage06/burst-4`, `handler +OnAdd +stage06/burst-4 +audit:`,
 			`audit's own view, built from its calls alone: the same pods.`,
-		}, []string{`audit has heard of all four pods`}},
+		}, []string{`audit has heard of all \d+ pods`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := demotest.RunWithArgs(t, options, []string{"--break=" + tc.name}, run, "--break="+tc.name+": ")
@@ -186,5 +189,43 @@ func TestBreakHelpListsEverySwitch(t *testing.T) {
 	}
 	if len(sayBreakWhat) != len(informer.AllBreaks) {
 		t.Errorf("narration.go says %d switches, the informer has %d", len(sayBreakWhat), len(informer.AllBreaks))
+	}
+}
+
+// heardAllAgreesWithItsRows reads the stalled handler's step as a person
+// would: the burst pods the demo created, audit's OnAdd of each before the
+// note, slow's only of burst-1 (its STALLS row). The note (sayHeardAll)
+// must count the same pods, a ring of two (the ring keeps what neither the
+// stuck OnAdd nor pop's hand holds), and its parts must add up.
+func heardAllAgreesWithItsRows(t *testing.T, tr demotest.Transcript) {
+	t.Helper()
+	notes := demotest.NoteArgs(tr, sayHeardAll)
+	if len(notes) != 1 {
+		t.Fatalf("%d notes of sayHeardAll, want 1", len(notes))
+	}
+	n := make([]int, len(notes[0]))
+	for i, a := range notes[0] {
+		n[i], _ = strconv.Atoi(a)
+	}
+	created, heard, slow := 0, 0, 0
+	for _, r := range tr.Rows {
+		if r.Kind == timeline.KindNote && strings.HasPrefix(r.Detail, strings.SplitN(sayHeardAll.In(lang.EN), "%", 2)[0]) ||
+			r.Kind == timeline.KindNote && strings.HasPrefix(r.Detail, strings.SplitN(sayHeardAll.In(lang.ZH), "%", 2)[0]) {
+			break
+		}
+		if r.Kind != timeline.KindEvent || !strings.HasPrefix(r.Object, "stage06/burst-") {
+			continue
+		}
+		switch {
+		case r.Layer == "demo" && r.What == "CREATE":
+			created++
+		case r.Layer == "handler" && r.What == "OnAdd" && strings.HasPrefix(r.Protocol, "audit:"):
+			heard++
+		case r.Layer == "handler" && r.What == "OnAdd" && strings.HasPrefix(r.Protocol, "slow:"):
+			slow++
+		}
+	}
+	if n[0] != created || n[0] != heard || slow != 1 || n[1] != created-2 || n[2] != 1 || n[0] != n[1]+n[2]+n[3] {
+		t.Errorf("the note says %v (pods, ring, in OnAdd, in pop's hand); the rows before it: %d created, %d heard of by audit, %d OnAdd of slow's (want 1); the ring should hold all but the stuck one and the one in pop's hand", n, created, heard, slow)
 	}
 }

@@ -3,9 +3,11 @@ package main
 import "informer-from-scratch/internal/lang"
 
 // Everything stage 06's demo says, in English and Chinese side by side:
-// its flags' help and errors, --break=help, the steps, the notes, and the
-// answers of the web view's buttons. The timeline's event rows are the
-// protocol and are not here: they read the same in both languages.
+// its flags' help and errors, --break=help, the steps, the notes, the
+// answers of the web view's buttons, and the words of the timeline's rows (an object column of words, an
+// explanation after a row's protocol). The protocol itself, keys,
+// resourceVersions and HTTP lines, is not here: it reads the same in both
+// languages.
 var (
 	sayTitle = lang.T("SharedIndexInformer: stages 1-5 assembled, one pod followed through every layer",
 		"SharedIndexInformer —— 把第 1 到 5 阶段组装起来，跟着一个 Pod 走过每一层")
@@ -50,7 +52,7 @@ first rows of each layer are printed; the steps that create, delete and compact 
 创建、删除和压缩 etcd 的那几步都跳过。`)
 	saySceneTitle = lang.T("Set the scene", "准备场景")
 	saySceneWhy   = lang.T("A namespace and three pods, so the informer's first list has something in it.",
-		"一个 namespace 和三个 Pod，让 informer 的第一次 list 里有东西。")
+		"先建一个 namespace 和三个 Pod，这样 informer 第一次 list 时就能拿到数据。")
 
 	sayBuildTitle = lang.T("Build the informer (queue: %s), add two handlers, run it", "构建 informer（队列：%s），加两个 handler，运行起来")
 	sayBuildWhy   = lang.T(
@@ -66,7 +68,7 @@ processor 在每个 handler 各自的 goroutine 上调用它。
 		`The informer's HasSynced: its cache holds the first list. A registration's HasSynced: that
 handler has also been called for every pod of it. A controller waits for the second.`,
 		`informer 的 HasSynced：它的缓存里已经有第一次 list 的结果。注册的 HasSynced：
-那个 handler 也已经为其中每个 Pod 都被调用过了。控制器等的是后者。`)
+该 handler 也已对其中每个 Pod 回调完毕。控制器等的是后者。`)
 
 	sayFollowTitle = lang.T("Follow one pod through every layer", "跟着一个 Pod 走过每一层")
 	sayFollowWhy   = lang.T("Create, update, delete: each change is one watch event, and one row per layer.",
@@ -107,7 +109,7 @@ Handlers get a DeletedFinalStateUnknown holding web-3 as the cache last had it.`
 至于它是怎么没的，已经无从得知。
 handler 收到一个 DeletedFinalStateUnknown，里面是缓存最后看到的 web-3。`)
 	sayRelistBreak = lang.T("--break=tombstones: the informer drops that tombstone. Watch audit's own view.",
-		"--break=tombstones：informer 把这个 tombstone 丢掉了。看 audit 自己的视图。")
+		"--break=tombstones：informer 把这个 tombstone 丢掉了。看看 audit 自己维护的视图。")
 
 	sayStopTitle = lang.T("Stop", "停止")
 	sayStopWhy   = lang.T("Cancelling the context stops the reflector, processLoop, the processor and every listener.",
@@ -118,15 +120,15 @@ handler 收到一个 DeletedFinalStateUnknown，里面是缓存最后看到的 w
 
 	// The audit handler's view, and the stalled handler (breaks.go).
 	saySameView = lang.T("audit's own view, built from its calls alone: the same pods.",
-		"audit 自己的视图，只凭它收到的调用建起来：Pod 一个不差。")
+		"audit 仅凭自己收到的回调建立的视图：Pod 与缓存完全一致。")
 	sayGhosts = lang.T("audit's own view, built from its calls alone: %v; ghosts (never deleted there): %v",
-		"audit 自己的视图，只凭它收到的调用建起来：%v；幽灵（在它那里永远删不掉）：%v")
+		"audit 仅凭自己收到的回调建立的视图：%v；幽灵（在它那里永远删不掉）：%v")
 	sayNoTombstone = lang.T(
 		`--break=tombstones: the relist took web-3 out of the cache, and no handler was told. What a
 handler built from its calls keeps web-3 for good: a controller would never clean up after it.
 client-go calls OnDelete with a DeletedFinalStateUnknown for it (processReplacedAllInfo).`,
 		`--break=tombstones：重新 list 把 web-3 从缓存里拿掉了，却没有告诉任何 handler。
-handler 凭调用建起来的状态会一直留着 web-3：控制器永远不会替它善后。
+handler 根据回调维护的状态会一直留着 web-3：控制器永远不会为它做清理。
 client-go 会为它调用 OnDelete，参数是一个 DeletedFinalStateUnknown（processReplacedAllInfo）。`)
 
 	sayStallTitle = lang.T("A handler that stalls", "一个卡住的 handler")
@@ -134,20 +136,28 @@ client-go 会为它调用 OnDelete，参数是一个 DeletedFinalStateUnknown（
 		`A handler named slow stops on burst-1's add, as one calling a server that does not answer would,
 and four pods are created meanwhile. Each listener parks what its handler is not ready for in a
 ring of its own (stage 05), so audit, metrics and the cache should keep up: only slow waits.`,
-		`一个叫 slow 的 handler 处理 burst-1 的 add 时卡住了，就像它调用的服务一直不回话；
+		`一个叫 slow 的 handler 处理 burst-1 的 add 时卡住了，就像它调用的下游服务一直没有响应；
 这期间创建四个 Pod。每个 listener 把自家 handler 还接不住的通知先放进自己的 ring（第 05 阶段），
 所以 audit、metrics 和缓存都应该跟得上，只有 slow 在等。`)
 	sayStallBreak = lang.T("--break=blocking-listener: the rings are gone. Watch who waits now.",
 		"--break=blocking-listener：ring 没了。看看现在谁在等。")
-	sayHeardAll = lang.T("audit has heard of all four pods while slow is stuck; slow's ring holds %d of them.",
-		"slow 卡着的时候，audit 已经收到了全部四个 Pod；slow 的 ring 里存着其中 %d 个。")
+	// sayHeardAll's numbers are the run's: the pods audit was called for
+	// while slow is stuck, the notifications in slow's ring, the one in its
+	// stuck OnAdd, and the rest, held by its listener's pop.
+	sayHeardAll = lang.T(
+		`audit has heard of all %d pods while slow is stuck; slow's ring holds %d of them. The others:
+%d in slow's OnAdd, stuck, and %d in the hand of its listener's pop, which takes the next
+notification out of the ring first and offers it to run, the goroutine that calls slow (stage 05).`,
+		`slow 卡住期间，audit 已经收到了全部 %d 个 Pod；slow 的 ring 里只存着其中 %d 个。其余的：
+%d 个卡在 slow 的 OnAdd 里，%d 个在它的 listener 的 pop 手上：pop 会先把下一条通知从 ring 里取出来，
+再递给负责调用 slow 的 goroutine run（第 05 阶段）。`)
 	sayHeardOf = lang.T(
 		`audit heard of: %v. processLoop is stuck handing a pod to slow, so the cache and every
 handler wait with it, and the watch's new events pile up in the queue behind it.`,
 		`audit 收到的：%v。processLoop 卡在把一个 Pod 交给 slow 这一步，于是缓存和每个 handler
 都跟着等，watch 新来的事件在它后面的队列里越堆越多。`)
 	sayCaughtUp = lang.T("slow has caught up; nothing was lost either way, only delayed.",
-		"slow 追上来了；有没有 ring 都一样，什么也没丢，只是晚到了。")
+		"slow 追上来了：无论有没有 ring，通知都一条没丢，只是来晚了。")
 
 	// --chaos (chaos.go).
 	sayChaosProxy = lang.T("--chaos: the informer talks to a fault-injecting proxy at %s, which forwards to the apiserver.",
@@ -201,4 +211,27 @@ its resourceVersion: etcd kept the history, so no relist. A pod created after it
 	sayCompactedOpen = lang.T("compacted; an open watch is not affected: cut the watch, change something, compact, then restore",
 		"已压缩；开着的 watch 不受影响：先断开 watch，改点东西，再压缩，然后恢复")
 	sayCompacted = lang.T("compacted: restore the watch to see the 410 and the relist", "已压缩：恢复 watch，就能看到 410 和重新 list")
+
+	// The rows' words.
+	sayPods             = lang.T("%d pods", "%d 个 Pod")
+	sayInBatch          = lang.T("in a batch of %d", "同一批共 %d 个")
+	sayInTransaction    = lang.T("in a transaction of %d", "同一个事务共 %d 个")
+	sayTombstone        = lang.T("deleted while no watch was open", "在没有 watch 的时候被删掉了")
+	saySync             = lang.T("same rv: a sync", "rv 没变：这是一次 sync")
+	sayTheInformer      = lang.T("the informer", "informer 本身")
+	sayConnection       = lang.T("the informer's connection", "informer 的连接")
+	sayCutWhy           = lang.T("its watch ends; its next watch request waits", "它的 watch 断开，下一个 watch 请求先等着")
+	sayRestoreWhy       = lang.T("the waiting watch request goes out", "等着的 watch 请求发出去了")
+	sayCompactWhy       = lang.T("the history before it is gone", "这之前的历史都没了")
+	sayReturned         = lang.T("returned", "已返回")
+	sayWillRelist       = lang.T("the reflector will list again", "reflector 会重新 list")
+	sayStuck            = lang.T("stuck in OnAdd until the demo releases it", "卡在 OnAdd 里，直到 demo 放行")
+	sayDistributorWaits = lang.T("audit has not heard of burst-4: the distributor waits for slow", "audit 还没收到 burst-4：分发卡在了 slow 上")
+	sayReleased         = lang.T("its OnAdd of burst-1 returns", "它处理 burst-1 的 OnAdd 返回了")
+	sayRestarting       = lang.T("stopping it; etcd keeps running", "先停掉它；etcd 照常运行")
+	sayBackAfter        = lang.T("back after %s", "%s 后恢复")
+	sayCutAfter         = lang.T("connection aborted after %d events", "送出 %d 个事件后，连接被掐断")
+	sayGoneAfter        = lang.T("after %d events, then the end of the watch", "在 %d 个事件之后发出，随后 watch 结束")
+	sayAddedRunning     = lang.T("added while the informer runs", "在 informer 运行中途加入")
+	sayEachCallTakes    = lang.T("each call takes %s", "每次调用耗时 %s")
 )

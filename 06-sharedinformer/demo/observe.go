@@ -8,11 +8,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"informer-from-scratch/06-sharedinformer/observe"
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/timeline"
 )
 
@@ -44,7 +47,12 @@ func (t *trail) observe(o observe.Observation) {
 	close(t.changed)
 	t.changed = make(chan struct{})
 	if !t.quiet || o.Key == "" || t.printed[o.Layer] < 6 {
-		t.tl.EventWith(fields(o), string(o.Layer), o.Op, object(o), detail(o))
+		protocol, why := detail(o)
+		if pods, ok := count(o); ok {
+			t.tl.EventAbout(fields(o), string(o.Layer), o.Op, sayPods.Format(pods), protocol, why...)
+		} else {
+			t.tl.EventWith(fields(o), string(o.Layer), o.Op, object(o), protocol, why...)
+		}
 	}
 	t.printed[o.Layer]++
 }
@@ -53,37 +61,73 @@ func object(o observe.Observation) string {
 	if o.Key != "" {
 		return o.Key
 	}
-	if n, ok := strings.CutSuffix(o.Detail, " objects"); ok {
-		return n + " pods"
-	}
 	return "-"
 }
 
-func detail(o observe.Observation) string {
+// count is the number of objects of a step on a whole list (a Replace, a
+// ReplacedAll): its object column, "3 pods".
+func count(o observe.Observation) (int, bool) {
+	n, ok := strings.CutSuffix(o.Detail, " objects")
+	if o.Key != "" || !ok {
+		return 0, false
+	}
+	pods, err := strconv.Atoi(n)
+	return pods, err == nil
+}
+
+// The words observe's Details hold, which a row says in the learner's
+// language: "in a batch of 3", "in a transaction of 3".
+var (
+	inBatch       = regexp.MustCompile(`^(.*?) ?in a batch of (\d+)$`)
+	inTransaction = regexp.MustCompile(`^(.*?) ?in a transaction of (\d+)$`)
+)
+
+// detail is a row's last column: the handler, the resourceVersion (an
+// update's old one first), the deltas of a DeltaFIFO item, the flags,
+// then what they mean, in the learner's language.
+func detail(o observe.Observation) (string, []lang.Text) {
 	var parts []string
+	var why []lang.Text
 	if o.Handler != "" {
 		parts = append(parts, o.Handler+":")
 	}
+	d := o.Detail
+	if m := inBatch.FindStringSubmatch(d); m != nil {
+		n, _ := strconv.Atoi(m[2])
+		d, why = m[1], append(why, sayInBatch.Format(n))
+	}
+	if m := inTransaction.FindStringSubmatch(d); m != nil {
+		n, _ := strconv.Atoi(m[2])
+		d, why = m[1], append(why, sayInTransaction.Format(n))
+	}
+	rv := ""
 	if o.ResourceVersion != "" {
-		parts = append(parts, "rv="+o.ResourceVersion)
+		rv = "rv=" + o.ResourceVersion
+	}
+	if old, ok := strings.CutPrefix(d, "from rv "); ok { // an update
+		rv, d = "rv="+old+" → "+rv, ""
+	}
+	if rv != "" {
+		parts = append(parts, rv)
 	}
 	switch {
-	case o.Key == "" && strings.HasSuffix(o.Detail, " objects"):
-	case o.Detail == "tombstone":
-		parts = append(parts, "DeletedFinalStateUnknown (deleted while no watch was open)")
-	case o.Detail != "":
-		parts = append(parts, o.Detail)
+	case o.Key == "" && strings.HasSuffix(d, " objects"):
+	case d == "tombstone":
+		parts = append(parts, "DeletedFinalStateUnknown")
+		why = append([]lang.Text{sayTombstone}, why...)
+	case d != "":
+		parts = append(parts, d)
 	}
 	if o.InitialList {
 		parts = append(parts, "isInInitialList=true")
 	}
 	if o.Sync {
-		parts = append(parts, "(same rv: a sync)")
+		why = append([]lang.Text{saySync}, why...)
 	}
 	if o.Err != nil {
 		parts = append(parts, "error: "+o.Err.Error())
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, " "), why
 }
 
 // calls counts the calls of handler seen so far (each as it began).

@@ -5,6 +5,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -94,7 +95,6 @@ func (s *script) start() error {
 		source = listwatch.NewFilteredListWatchFromClient(client.CoreV1().RESTClient(), "pods", s.ns, func(*metav1.ListOptions) {})
 	}
 	s.lw = partition.New(source)
-	s.lw.OnEvent = s.printWatchError
 	s.informer = informer.NewSharedIndexInformerWithOptions(s.lw, &corev1.Pod{}, informer.SharedIndexInformerOptions{
 		Indexers: informer.Indexers{informer.NamespaceIndex: informer.MetaNamespaceIndexFunc},
 		Queue:    s.queue,
@@ -118,12 +118,13 @@ func (s *script) start() error {
 	}
 
 	ctx, cancel := context.WithCancel(s.env.Ctx)
+	s.lw.OnEvent = s.watchErrors(ctx) // before Run: no watch is open yet
 	s.cancel, s.done = cancel, make(chan struct{})
 	go func() {
 		defer close(s.done)
 		s.informer.RunWithContext(ctx)
 	}()
-	if !s.waitSynced("the informer", s.informer.HasSyncedChecker()) {
+	if !s.waitSynced("", s.informer.HasSyncedChecker()) {
 		return fmt.Errorf("the informer did not sync within 30s")
 	}
 	for i, reg := range regs {
@@ -136,14 +137,19 @@ func (s *script) start() error {
 	return nil
 }
 
-// waitSynced waits for checker and prints a SYNCED row.
-func (s *script) waitSynced(who string, checker informer.DoneChecker) bool {
+// waitSynced waits for checker and prints a SYNCED row: handler's
+// registration's, or the informer's when handler is "".
+func (s *script) waitSynced(handler string, checker informer.DoneChecker) bool {
 	ctx, cancel := context.WithTimeout(s.env.Ctx, 30*time.Second)
 	defer cancel()
-	if !informer.WaitFor(ctx, who, checker) {
+	if !informer.WaitFor(ctx, cmp.Or(handler, "the informer"), checker) {
 		return false
 	}
-	s.tl.Event("synced", "HasSynced", who, "true")
+	if handler == "" {
+		s.tl.EventAbout(nil, "synced", "HasSynced", sayTheInformer, "true")
+	} else {
+		s.tl.Event("synced", "HasSynced", handler, "true")
+	}
 	return true
 }
 
@@ -229,7 +235,7 @@ func (s *script) missedDelete() error {
 	}
 	s.tl.Step(sayRelistTitle, why...)
 	s.lw.Cut()
-	s.tl.Event("demo", "CUT", "the informer's connection", "its watch ends; its next watch request waits")
+	s.tl.EventAbout(nil, "demo", "CUT", sayConnection, "", sayCutWhy)
 	if err := s.delete("web-3"); err != nil {
 		return err
 	}
@@ -240,10 +246,10 @@ func (s *script) missedDelete() error {
 	if err != nil {
 		return err
 	}
-	s.tl.Event("demo", "COMPACT", "etcd", fmt.Sprintf("history before revision %d is gone", rev))
+	s.tl.Event("demo", "COMPACT", "etcd", fmt.Sprintf("revision=%d", rev), sayCompactWhy)
 	mark := s.trail.mark()
 	s.lw.Restore()
-	s.tl.Event("demo", "RESTORE", "the informer's connection", "the waiting watch request goes out")
+	s.tl.EventAbout(nil, "demo", "RESTORE", sayConnection, "", sayRestoreWhy)
 	if s.breaks.NoTombstones {
 		return s.missedDeleteWithoutTombstones(mark)
 	}
@@ -281,7 +287,7 @@ func (s *script) stop() error {
 		s.cancel()
 		select {
 		case <-s.done:
-			s.tl.Event("informer", "STOPPED", "RunWithContext returned", fmt.Sprintf("IsStopped()=%v", s.informer.IsStopped()))
+			s.tl.Event("informer", "STOPPED", "RunWithContext", fmt.Sprintf("IsStopped()=%v", s.informer.IsStopped()), sayReturned)
 		case <-time.After(10 * time.Second):
 			err = fmt.Errorf("the informer did not stop within 10s of its context being cancelled")
 		}
@@ -309,19 +315,31 @@ func (s *script) showCache() []string {
 	return names
 }
 
-// printWatchError prints the ERROR events of the informer's watches (a 410
-// after the compaction): the reflector ends that watch and lists again.
-func (s *script) printWatchError(e watch.Event) {
-	if e.Type != watch.Error {
+// watchErrors prints the ERROR events of the watches of the informer run
+// with ctx (a 410 after the compaction): the reflector ends that watch and
+// lists again.
+func (s *script) watchErrors(ctx context.Context) func(watch.Event) {
+	return func(e watch.Event) { s.printWatchError(ctx, e) }
+}
+
+func (s *script) printWatchError(ctx context.Context, e watch.Event) {
+	// Once ctx is cancelled the informer is stopping and lists no more: an
+	// ERROR now is the stop itself. The cancelled read of the open watch
+	// fails, and client-go's StreamWatcher (apimachinery's
+	// watch/streamwatcher.go, receive) may turn that into a 500
+	// InternalError event before the reflector stops the watch: a race,
+	// not a fault. The STOPPED row says the stop; stage 02's demo skips
+	// the same events.
+	if e.Type != watch.Error || ctx.Err() != nil {
 		return
 	}
 	status := apierrors.FromObject(e.Object)
 	detail := status.Error()
 	if se, ok := status.(apierrors.APIStatus); ok {
 		st := se.Status()
-		detail = fmt.Sprintf("%d %s: the reflector will list again", st.Code, st.Reason)
+		detail = fmt.Sprintf("%d %s", st.Code, st.Reason)
 	}
-	s.tl.Event("watch", "ERROR", "-", detail)
+	s.tl.Event("watch", "ERROR", "-", detail, sayWillRelist)
 }
 
 // ---- writes (the playground only: on a real cluster a demo only reads) ----
@@ -355,9 +373,14 @@ func (s *script) label(name string) error {
 	return nil
 }
 
-// delete's answer carries no object, so no resourceVersion: its request
-// row is all the timeline shows of it.
+// delete's answer is the pod as deleted, at the resourceVersion of its
+// DELETED event (demo.Delete).
 func (s *script) delete(name string) error {
-	s.tl.Send("demo", "DELETE", s.ns+"/"+name, "grace period 0")
-	return s.env.Client.CoreV1().Pods(s.ns).Delete(s.env.Ctx, name, metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)})
+	call := s.tl.Send("demo", "DELETE", s.ns+"/"+name, "gracePeriodSeconds=0")
+	rv, err := demo.Delete(s.env.Ctx, s.env.Client.CoreV1().RESTClient(), s.ns, "pods", name, metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)})
+	if err != nil {
+		return err
+	}
+	call.Answered(rv, "")
+	return nil
 }

@@ -203,7 +203,7 @@ func (w *web) cutWatch(context.Context) (lang.Text, error) {
 	}
 	w.cut = true
 	w.s.lw.Cut()
-	w.s.tl.Event("demo", "CUT", "the informer's connection", "its watch ends; its next watch request waits")
+	w.s.tl.EventAbout(nil, "demo", "CUT", sayConnection, "", sayCutWhy)
 	return sayCut, nil
 }
 
@@ -215,7 +215,7 @@ func (w *web) restoreWatch(context.Context) (lang.Text, error) {
 	}
 	w.cut = false
 	w.s.lw.Restore()
-	w.s.tl.Event("demo", "RESTORE", "the informer's connection", "the waiting watch request goes out")
+	w.s.tl.EventAbout(nil, "demo", "RESTORE", sayConnection, "", sayRestoreWhy)
 	return sayRestored, nil
 }
 
@@ -229,7 +229,7 @@ func (w *web) compact(ctx context.Context) (lang.Text, error) {
 	if err != nil {
 		return lang.Text{}, err
 	}
-	w.s.tl.Event("demo", "COMPACT", "etcd", fmt.Sprintf("history before revision %d is gone", rev))
+	w.s.tl.Event("demo", "COMPACT", "etcd", fmt.Sprintf("revision=%d", rev), sayCompactWhy)
 	if !w.cut {
 		return sayCompactedOpen, nil
 	}
@@ -252,11 +252,11 @@ func (w *web) addHandler(kind string, delay time.Duration) (lang.Text, error) {
 	name := fmt.Sprintf("%s-%d", kind, w.added)
 	w.mu.Unlock()
 	w.srv.Listener(name)
-	detail := "added while the informer runs"
+	why := []lang.Text{sayAddedRunning}
 	if delay > 0 {
-		detail += fmt.Sprintf("; each call takes %s", delay)
+		why = append(why, sayEachCallTakes.Format(delay))
 	}
-	w.s.tl.Event("demo", "HANDLER", name, detail)
+	w.s.tl.Event("demo", "HANDLER", name, "", why...)
 	reg, err := w.s.informer.AddEventHandlerWithOptions(sleeper(delay), informer.HandlerOptions{Name: name})
 	if err != nil {
 		return lang.Text{}, err

@@ -73,7 +73,7 @@ func TestWebView(t *testing.T) {
 func startWebDemo(t *testing.T) *webviewtest.Demo {
 	return webviewtest.StartDemo(t, options, run, []string{"--web"},
 		regexp.MustCompile(`--web: the informer keeps running and the page's buttons act, until you press Ctrl-C: (\S+)`),
-		"STOPPED   RunWithContext returned", "Playground stopped")
+		"STOPPED   RunWithContext                 IsStopped()=true — returned", "Playground stopped")
 }
 
 // browse opens the page in headless Chromium and uses it as a learner

@@ -21,7 +21,6 @@ import (
 	"informer-from-scratch/07-factory/dynamicinformer"
 	"informer-from-scratch/internal/crd"
 	"informer-from-scratch/internal/lang"
-	"informer-from-scratch/internal/timeline"
 )
 
 // customResource registers the Foo CRD (playground only), and reads Foos
@@ -37,7 +36,7 @@ func (s *script) customResource() error {
 			return err
 		}
 		_, err := s.factory.ForResource(gvr)
-		s.tl.Event("factory", "ForResource", gvr.Resource, "typed factory: "+firstClause(err))
+		s.tl.Event("factory", "ForResource", gvr.Resource, "error: "+firstClause(err), sayTypedFactory)
 	}
 
 	dyn, err := dynamic.NewForConfig(s.env.TimelineRESTConfig(s.counts.add))
@@ -47,7 +46,7 @@ func (s *script) customResource() error {
 	s.counts.reset()
 	f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(dyn, 0, s.ns, nil)
 	foos := f.ForResource(gvr)
-	s.tl.Event("factory", "ForResource", gvr.String(), "dynamic factory: the informer of this GroupVersionResource")
+	s.tl.Event("factory", "ForResource", gvr.String(), "", sayDynamicFactory)
 	arrived := make(chan string, 16)
 	if _, err := foos.Informer().AddEventHandler(informer.ResourceEventHandlerFuncs{AddFunc: func(obj any) {
 		if u, ok := obj.(*unstructured.Unstructured); ok && s.playground {
@@ -91,19 +90,16 @@ func (s *script) customResource() error {
 		return nil
 	}
 
-	// One more Foo: the watch brings it.
-	created, err := s.createFoo("third", "third-web", 3)
-	if err != nil {
+	// One more Foo: the watch brings it. The handler's row below is
+	// printed by this goroutine, after the create's rows.
+	if err := s.createFoo("third", "third-web", 3); err != nil {
 		return err
 	}
-	// Printed when the call has returned: the handler's row below is
-	// printed by this goroutine too, after it.
-	s.tl.EventWith(timeline.Origin(created.GetResourceVersion()), "demo", "CREATE", s.ns+"/third", "rv="+created.GetResourceVersion())
 	for {
 		select {
 		case name := <-arrived:
 			if name == "third" {
-				s.tl.Event("handler", "OnAdd", s.ns+"/third", "a new Foo, through the dynamic informer's watch")
+				s.tl.Event("handler", "OnAdd", s.ns+"/third", "", sayNewFoo)
 				s.counts.print(s.tl, sayDynamicCount)
 				return nil
 			}
@@ -122,27 +118,32 @@ func (s *script) registerFoos() error {
 	if err := crd.Register(s.env.Ctx, admin, crd.Foo); err != nil {
 		return err
 	}
-	s.tl.Event("demo", "CRD", crd.Foo.Name(), "registered and established: the apiserver serves foos")
+	s.tl.Event("demo", "CRD", crd.Foo.Name(), "", sayRegistered)
 	for _, f := range []struct {
 		name, deployment string
 		replicas         int64
 	}{{"example", "example-web", 2}, {"other", "other-web", 1}} {
-		created, err := s.createFoo(f.name, f.deployment, f.replicas)
-		if err != nil {
+		if err := s.createFoo(f.name, f.deployment, f.replicas); err != nil {
 			return err
 		}
-		// The informer that reads the Foos starts later.
-		s.tl.EventWith(timeline.Origin(created.GetResourceVersion()), "demo", "CREATE", s.ns+"/"+f.name, "rv="+created.GetResourceVersion())
 	}
 	return nil
 }
 
-func (s *script) createFoo(name, deployment string, replicas int64) (*unstructured.Unstructured, error) {
+// createFoo creates a Foo, printed as every demo prints a write: its
+// request's row as it is sent, its answer's when it comes back.
+func (s *script) createFoo(name, deployment string, replicas int64) error {
 	admin, err := dynamic.NewForConfig(s.env.RESTConfig())
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return admin.Resource(crd.Foo.GVR()).Namespace(s.ns).Create(s.env.Ctx, crd.NewFoo(s.ns, name, deployment, replicas, nil), metav1.CreateOptions{})
+	call := s.tl.Send("demo", "CREATE", s.ns+"/"+name, fmt.Sprintf("spec.replicas=%d", replicas))
+	created, err := admin.Resource(crd.Foo.GVR()).Namespace(s.ns).Create(s.env.Ctx, crd.NewFoo(s.ns, name, deployment, replicas, nil), metav1.CreateOptions{})
+	if err != nil {
+		return err
+	}
+	call.Answered(created.GetResourceVersion(), "")
+	return nil
 }
 
 // key is "namespace/name".
@@ -175,7 +176,7 @@ func describe(obj runtime.Object) string {
 // firstClause shortens an error for a timeline row.
 func firstClause(err error) string {
 	if err == nil {
-		return "no error"
+		return "error=nil"
 	}
 	msg, _, _ := strings.Cut(err.Error(), ";")
 	return msg

@@ -1,13 +1,19 @@
 package main
 
 import (
+	"fmt"
+	"net/url"
 	"regexp"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"informer-from-scratch/internal/crd"
 	"informer-from-scratch/internal/demo/demotest"
+	"informer-from-scratch/internal/reqlog"
+	"informer-from-scratch/internal/timeline"
 )
 
 // TestDemoRunsToCompletion runs the whole demo on a playground, as `make
@@ -19,18 +25,20 @@ import (
 // creates (three resourceVersions) and then what the informer made of
 // them; the answers to writes are held back to catch a late print.
 func TestDemoRunsToCompletion(t *testing.T) {
-	out := demotest.RunCausal(t, options, run, 3,
-		"dashboard: pods                the same informer (the same cache) as before",
+	tr := demotest.RunCausalTranscript(t, options, nil, run, 3,
+		"dashboard: pods                — the same informer (the same cache) as before",
 		"autoscaler's pod handler was called for 3 pods",
 		"dashboard's pod handler was called for 3 pods",
 		`Deployments("stage07").List("app=web,tier in (back,front)"): 2 deployments.`,
 		"0 requests sent while answering.",
-		"typed factory: no informer found for samplecontroller.k8s.io/v1alpha1, Resource=foos",
+		"error: no informer found for samplecontroller.k8s.io/v1alpha1, Resource=foos",
 		"spec.deploymentName=example-web spec.replicas=2",
 		"OnAdd     stage07/third",
 		"IsStopped()=true",
-		"not started: HasSynced()=false, 0 requests sent",
+		"HasSynced()=false — asked for after Shutdown: not started, 0 requests sent",
 	)
+	requestTablesAgreeWithTheirRows(t, tr)
+	out := tr.Out
 	// The request tables, in order: with the factory, without, the Foos.
 	rest := out
 	for _, table := range []string{
@@ -60,4 +68,53 @@ func TestDemoOnlyReadsARealCluster(t *testing.T) {
 		{Group: "apps", Version: "v1", Resource: "deployments"},
 		crd.Resource,
 	}, "Read-only on a real cluster", "Any resource through ForResource", "IsStopped()=true")
+}
+
+// TestRowsSpeakChinese runs the demo with --lang=zh: the steps, the notes
+// and the words of every row in Chinese, the rows' protocol as in English.
+func TestRowsSpeakChinese(t *testing.T) {
+	demotest.InChinese(t, options, nil, run, saySameInformer.ZH, sayNewFoo.ZH)
+}
+
+// requestTablesAgreeWithTheirRows: each table of requests a step prints
+// (sayCounts' rows: a resource, its LISTs, its WATCHes) counts the step's
+// http rows, read back into the requests they print.
+func requestTablesAgreeWithTheirRows(t *testing.T, tr demotest.Transcript) {
+	t.Helper()
+	rows := map[int]map[string]int{}  // step → "resource LIST" → http rows
+	table := map[int]map[string]int{} // step → "resource LIST" → the table's count
+	tableRow := regexp.MustCompile(`^  (\S+) +(\d+) +(\d+)$`)
+	for _, r := range tr.Rows {
+		switch {
+		case r.Kind == timeline.KindEvent && r.Layer == "http":
+			q, _ := url.ParseQuery(r.Protocol)
+			req := reqlog.Request{Method: r.What, Path: r.Object, Query: q}
+			if v := req.Verb(); v == "LIST" || v == "WATCH" {
+				if rows[r.Step] == nil {
+					rows[r.Step] = map[string]int{}
+				}
+				rows[r.Step][req.Resource()+" "+v]++
+			}
+		case r.Kind == timeline.KindNote && tableRow.MatchString(r.Detail):
+			m := tableRow.FindStringSubmatch(r.Detail)
+			if table[r.Step] == nil {
+				table[r.Step] = map[string]int{}
+			}
+			for i, verb := range []string{"LIST", "WATCH"} {
+				var n int
+				fmt.Sscan(m[2+i], &n)
+				if n > 0 {
+					table[r.Step][m[1]+" "+verb] = n
+				}
+			}
+		}
+	}
+	if len(table) < 3 {
+		t.Errorf("%d steps printed a request table, want 3", len(table))
+	}
+	for step, counts := range table {
+		if diff := cmp.Diff(rows[step], counts); diff != "" {
+			t.Errorf("step %d: the request table is not the step's http rows (-rows +table):\n%s", step, diff)
+		}
+	}
 }

@@ -2,9 +2,11 @@ package main
 
 import "informer-from-scratch/internal/lang"
 
-// Everything stage 07's demo says, in English and Chinese side by side.
-// The timeline's event rows are the protocol and are not here: they read
-// the same in both languages.
+// Everything stage 07's demo says, in English and Chinese side by side:
+// the steps, the notes, and the words of the timeline's rows (an object column of words, an
+// explanation after a row's protocol). The protocol itself, keys,
+// resourceVersions and HTTP lines, is not here: it reads the same in both
+// languages.
 var (
 	sayTitle = lang.T("SharedInformerFactory: one informer per type, shared by the whole program",
 		"SharedInformerFactory —— 每种类型一个 informer，整个程序共享")
@@ -18,7 +20,7 @@ It skips the scene, and shows ForResource on deployments instead of a CustomReso
 
 	saySceneTitle = lang.T("Set the scene", "准备场景")
 	saySceneWhy   = lang.T("Pods, deployments and a config map, labelled app and tier.",
-		"几个 Pod、几个 Deployment 和一个 ConfigMap，都带 app 和 tier 标签。")
+		"先建几个 Pod、几个 Deployment 和一个 ConfigMap，都带 app 和 tier 标签。")
 	sayScene = lang.T(
 		`Namespace %s: pods web-1, web-2 (app=web,tier=front), db-1 (app=db,tier=back);
 deployments web (app=web,tier=front), api (app=web,tier=back), db (app=db,tier=back); a config map.`,
@@ -34,7 +36,7 @@ by Go type, so the second request for *v1.Pod returns the first one's informer.`
 两者都在 pods 的 informer 上注册了一个 handler。factory 按 Go 类型来区分 informer，
 所以第二次要 *v1.Pod 时，拿到的就是第一次建好的那个 informer。`)
 	sayReplayed = lang.T("%s's pod handler was called for %s: its own replay of the shared cache.",
-		"共享缓存为 %s 的 pod handler 单独重放了一遍：%s，每个调用一次。")
+		"共享缓存为 %s 的 pod handler 单独重放了一遍：%s，每个 Pod 回调一次。")
 	sayServed = lang.T("Requests the cluster served, by resource (from the request log):",
 		"集群处理的请求，按资源统计（取自请求日志）：")
 	sayOneWatch = lang.T(
@@ -90,7 +92,7 @@ instead, as unstructured objects: any resource the server serves works the same 
 		`Cancel the context the informers were started with, then Shutdown: it waits until every
 informer goroutine has returned. From then on Start does nothing.`,
 		`取消启动 informer 时用的 context，再调 Shutdown：它会一直等到每个 informer 的 goroutine
-都返回。从此以后，Start 什么也不做。`)
+都返回。此后再调 Start 不会有任何效果。`)
 
 	// The request tables.
 	sayResource = lang.T("resource", "资源")
@@ -107,4 +109,16 @@ informer goroutine has returned. From then on Start does nothing.`,
 	sayFoos        = lang.T("%d foos", "%d 个 Foo")
 	sayRequest     = lang.T("1 request", "1 个请求")
 	sayRequests    = lang.T("%d requests", "%d 个请求")
+
+	// The rows' words.
+	sayBuilt          = lang.T("built: the first request for this type", "新建：头一回有人要这个类型")
+	saySameInformer   = lang.T("the same informer (the same cache) as before", "还是之前那个 informer（同一份缓存）")
+	sayInformers      = lang.T("%d informers", "%d 个 informer")
+	sayStartReturns   = lang.T("each runs on its own goroutine; Start returns at once", "各自在自己的 goroutine 上运行；Start 立即返回")
+	sayCacheAnswer    = lang.T("the cache's answer, a NotFound like the server's", "这是缓存的回答，和服务端一样是 NotFound")
+	sayNotStarted     = lang.T("asked for after Shutdown: not started, %s sent", "Shutdown 之后才要的：没有启动，发出 %s")
+	sayTypedFactory   = lang.T("the typed factory knows only its own types", "typed factory 只认识它自己的类型")
+	sayDynamicFactory = lang.T("dynamic factory: the informer of this GroupVersionResource", "dynamic factory：这个 GroupVersionResource 的 informer")
+	sayNewFoo         = lang.T("a new Foo, through the dynamic informer's watch", "一个新的 Foo，经由 dynamic informer 的 watch 送到")
+	sayRegistered     = lang.T("registered and established: the apiserver serves foos", "已注册并生效：apiserver 开始提供 foos")
 )

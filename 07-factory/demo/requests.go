@@ -5,7 +5,6 @@
 package main
 
 import (
-	"fmt"
 	"slices"
 	"sync"
 
@@ -72,13 +71,4 @@ func (c *requestCounts) print(tl *timeline.Timeline, title lang.Text) {
 	if len(resources) == 0 {
 		tl.Note(sayNone)
 	}
-}
-
-// plural says "1 request" or "2 requests", in a row (the protocol, which
-// is English in both languages; a note counts with lang.Count).
-func plural(n int, what string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", what)
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

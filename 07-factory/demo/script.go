@@ -101,12 +101,12 @@ func (s *script) sharedFactory() error {
 	for _, p := range parts {
 		for _, kind := range p.kinds {
 			inf := s.informerOf(kind)
-			what := "built: the first request for this type"
+			what := sayBuilt
 			if seen[kind] == inf.GetStore() {
-				what = "the same informer (the same cache) as before"
+				what = saySameInformer
 			}
 			seen[kind] = inf.GetStore()
-			s.tl.Event("factory", "asks", p.name+": "+kind, what)
+			s.tl.Event("factory", "asks", p.name+": "+kind, "", what)
 			if kind == "pods" {
 				reg, err := inf.AddEventHandler(informer.ResourceEventHandlerFuncs{AddFunc: func(any) { p.adds.Add(1) }})
 				if err != nil {
@@ -119,7 +119,7 @@ func (s *script) sharedFactory() error {
 
 	ctx, cancel := context.WithCancel(s.env.Ctx)
 	s.cancel = cancel
-	s.tl.Event("factory", "Start", "3 informers", "each runs on its own goroutine; Start returns at once")
+	s.tl.EventAbout(nil, "factory", "Start", sayInformers.Format(3), "", sayStartReturns)
 	s.factory.StartWithContext(ctx)
 	res, err := s.waitForCacheSync(s.factory)
 	if err != nil {
@@ -224,7 +224,7 @@ func (s *script) listerFromCache() error {
 	s.tl.Note(sayListed, s.ns, selector.String(), lang.Count(len(deployments), sayDeployment, sayDeployments))
 	if s.ns != "" {
 		_, err := lister.Deployments(s.ns).Get("frontend")
-		s.tl.Event("lister", "Get", s.ns+"/frontend", fmt.Sprintf("%v (the cache's answer, a NotFound like the server's)", err))
+		s.tl.Event("lister", "Get", s.ns+"/frontend", fmt.Sprintf("error: %v", err), sayCacheAnswer)
 	}
 	s.tl.Note(saySentAnswering, lang.Count(s.counts.total()-before, sayRequest, sayRequests))
 	return nil
@@ -256,7 +256,8 @@ func (s *script) shutdown() error {
 	before := s.counts.total()
 	services := s.informerOf("services")
 	s.factory.StartWithContext(s.env.Ctx)
-	s.tl.Event("factory", "Start", "services (asked after Shutdown)", fmt.Sprintf("not started: HasSynced()=%v, %s sent", services.HasSynced(), plural(s.counts.total()-before, "request")))
+	s.tl.Event("factory", "Start", "services", fmt.Sprintf("HasSynced()=%v", services.HasSynced()),
+		sayNotStarted.Format(lang.Count(s.counts.total()-before, sayRequest, sayRequests)))
 	return nil
 }
 

@@ -238,8 +238,10 @@ func (o *ownerStripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	req = req.Clone(req.Context())
-	req.Body, req.ContentLength = io.NopCloser(&buf), int64(buf.Len())
-	req.GetBody = nil
+	stripped := buf.Bytes()
+	req.Body, req.ContentLength = io.NopCloser(bytes.NewReader(stripped)), int64(len(stripped))
+	// The tracer's transport, inside this one, reads the body it sends.
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(stripped)), nil }
 	req.Header.Set("Content-Type", runtime.ContentTypeJSON)
 	return o.next.RoundTrip(req)
 }

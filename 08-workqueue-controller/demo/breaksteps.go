@@ -7,6 +7,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,7 +60,7 @@ func (s *script) changesWhileHeld() error {
 	}
 	o := overlaps(s.trace.since(mark), key)
 	if len(o.twice) == 0 {
-		s.tl.Note(sayHeldOnce, o.addsHeld, key, o.syncs)
+		s.tl.Note(sayHeldOnce, o.addsHeld(), key, holdsPart(o.holds), o.addsHeld()-len(o.holds), o.requeued, o.syncs)
 		return nil
 	}
 	s.tl.Note(sayHeldTwice, o.twice[0].took, o.twice[0].held, key, o.adds, o.syncs, o.conflicts)
@@ -73,32 +74,59 @@ type overlap struct{ took, held int }
 // overlapReport is what changesWhileHeld found in the trace.
 type overlapReport struct {
 	adds, syncs, conflicts int
-	addsHeld               int // Adds while some worker held the key
-	twice                  []overlap
+	// holds lists, for each time a worker held the key (from its sync to
+	// its Done) while Adds came, how many came: the first of them put the
+	// key into the dirty set, the others found it there.
+	holds []int
+	// requeued counts the Dones of those holds that the queue answered by
+	// handing the key out again (the next queue step of the key is a Get).
+	requeued int
+	twice    []overlap
+}
+
+// addsHeld is how many Adds came while a worker held the key.
+func (r overlapReport) addsHeld() int {
+	n := 0
+	for _, h := range r.holds {
+		n += h
+	}
+	return n
 }
 
 // overlaps reads steps for key: its Adds, its reconciles, the writes refused
-// as conflicts, and every reconcile that began while another was running.
+// as conflicts, the Adds of each hold, and every reconcile that began while
+// another was running.
 func overlaps(steps []observe.Step, key string) overlapReport {
 	var r overlapReport
-	holding := map[int]bool{} // workers between their sync and their Done of key
+	holding := map[int]int{} // worker between its sync and its Done of key → the Adds meanwhile
+	doneWithAdds := false    // the key's last queue step was a Done ending a hold with Adds
 	for _, st := range steps {
 		if st.Key != key {
 			continue
 		}
+		if st.Layer == observe.LayerQueue && st.Op != "Done" {
+			if doneWithAdds && st.Op == "Get" {
+				r.requeued++
+			}
+			doneWithAdds = false
+		}
 		switch {
 		case st.Layer == observe.LayerQueue && st.Op == "Add":
 			r.adds++
-			if len(holding) > 0 {
-				r.addsHeld++
+			for w := range holding {
+				holding[w]++
 			}
 		case st.Layer == observe.LayerWorker && st.Op == "sync":
 			r.syncs++
 			for w := range holding {
 				r.twice = append(r.twice, overlap{took: st.Worker, held: w})
 			}
-			holding[st.Worker] = true
+			holding[st.Worker] = 0
 		case st.Layer == observe.LayerQueue && st.Op == "Done":
+			if n, ok := holding[st.Worker]; ok && n > 0 {
+				r.holds = append(r.holds, n)
+				doneWithAdds = true
+			}
 			delete(holding, st.Worker)
 		case st.Layer == observe.LayerWrite && apierrors.IsConflict(st.Err):
 			r.conflicts++
@@ -107,14 +135,25 @@ func overlaps(steps []observe.Step, key string) overlapReport {
 	return r
 }
 
+// holdsPart says how the Adds of holds (their counts) were spread.
+func holdsPart(holds []int) lang.Text {
+	if len(holds) == 1 {
+		return sayOneHold
+	}
+	parts := make([]string, len(holds))
+	for i, n := range holds {
+		parts[i] = strconv.Itoa(n)
+	}
+	return sayHolds.Format(len(holds), lang.Join(parts, sayListSep))
+}
+
 // failAgain ends step 7: flaky's Deployment is deleted by hand with the next
 // create failing once, to show where the rate limiter starts counting.
 func (s *script) failAgain() error {
 	s.tl.Note(sayShowIt)
 	s.faults.failNextCreates(1)
 	mark := s.trace.mark()
-	s.tl.Event("demo", "DELETE", s.deployment("flaky-web"), "by hand")
-	if err := s.kube.AppsV1().Deployments(s.ns).Delete(s.env.Ctx, "flaky-web", metav1.DeleteOptions{}); err != nil {
+	if err := s.deleteDeploymentByHand("flaky-web"); err != nil {
 		return err
 	}
 	if err := s.wait("Foo flaky's Deployment back after one more failure", mark,
@@ -162,7 +201,7 @@ func (s *script) leftBehind(mark int) error {
 	if err != nil {
 		return fmt.Errorf("--break=owner-reference: flaky-web was to be left behind, and: %w", err)
 	}
-	s.tl.Event("demo", "GET", s.deployment("flaky-web"), fmt.Sprintf("still there 2s later: rv=%s, ownerReferences=%d", d.ResourceVersion, len(d.OwnerReferences)))
+	s.tl.Event("demo", "GET", s.deployment("flaky-web"), fmt.Sprintf("rv=%s ownerReferences=%d", d.ResourceVersion, len(d.OwnerReferences)), sayStillThere)
 	s.tl.Note(sayLeftBehind)
 	return nil
 }

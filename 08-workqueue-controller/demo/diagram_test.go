@@ -168,17 +168,16 @@ func reconcileSpec() seqdiagram.Spec {
 			case row.Layer == observe.LayerWrite && row.What == "EVENT":
 				_, reason, _ := strings.Cut(row.Detail, "; ")
 				return []seqdiagram.Arrow{{Note: true, From: "W", Text: "Event " + reason + " on the Foo (the event recorder)"}}
-			case row.Layer == observe.LayerWrite && !strings.Contains(row.Detail, "sent"):
+			case row.Layer == observe.LayerWrite && strings.HasPrefix(row.What, "← "): // an answer
 				answer := "ok"
-				if i := strings.Index(row.Detail, "error: "); i >= 0 {
-					answer = strings.TrimPrefix(row.Detail[i:], "error: ")
+				if i := strings.Index(row.Protocol, "error: "); i >= 0 {
+					answer = strings.TrimPrefix(row.Protocol[i:], "error: ")
 				}
 				return []seqdiagram.Arrow{{From: "S", To: "W", Lane: "W", Reply: true, Text: answer}}
 			case row.Layer == observe.LayerWrite:
 				return []seqdiagram.Arrow{{From: "W", To: "S", Text: row.What + " " + row.Object}}
 			case row.Layer == observe.LayerQueue && row.What == "AddRateLimited":
-				_, delay, _ := strings.Cut(row.Detail, ": ")
-				return []seqdiagram.Arrow{{From: "W", To: "Q", Text: "AddRateLimited: " + delay}}
+				return []seqdiagram.Arrow{{From: "W", To: "Q", Text: "AddRateLimited: " + row.Explanation.EN}}
 			case row.Layer == observe.LayerWorker && row.What == "failed":
 				return []seqdiagram.Arrow{{Note: true, From: "W", Text: "reconcile failed: retry later"}}
 			case row.Layer == observe.LayerWorker && row.What == "synced":

@@ -1,8 +1,12 @@
-// Not a mirror of client-go: the demo's fault injection, a RoundTripper
-// between the controller's clients and the API server. It makes the next
+// Not a mirror of client-go: the demo's fault injection, two RoundTrippers
+// between the controller's clients and the API server. One makes the next
 // Deployment creates fail with a 500 (--fail), so the rate limiter's
-// delays show, and can hold the next Deployment write back for a while, so
-// that shutdown finds a reconcile in flight to drain.
+// delays show; it answers in the server's place, so it sits inside the
+// tracer's transport (observe), which prints the 500 as the write's
+// answer. The other holds the next Deployment write back for a while, so
+// that a reconcile is in flight while the script changes its Foo or shuts
+// the controller down; it sits outside the tracer's transport, so that the
+// write's row is printed when the write is sent, after the wait.
 
 package main
 
@@ -16,8 +20,8 @@ import (
 )
 
 // faults is armed by the script; unarmed, it passes every request on. One
-// faults serves every client of the controller: wrap puts a faultTransport
-// in front of each client's transport.
+// faults serves every client of the controller: fail and hold put a
+// transport of each kind in front of a client's transport.
 type faults struct {
 	namespace string
 
@@ -27,49 +31,64 @@ type faults struct {
 	slowWrite   time.Duration // how long to hold the next Deployment write
 }
 
-// wrap is a rest.Config's WrapTransport.
-func (f *faults) wrap(next http.RoundTripper) http.RoundTripper {
-	return &faultTransport{next: next, f: f}
-}
-
-// faultTransport is one client's transport, behind the shared faults.
-type faultTransport struct {
-	next http.RoundTripper
-	f    *faults
-}
-
-func (t *faultTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	f := t.f
-	deployments := "/apis/apps/v1/namespaces/" + f.namespace + "/deployments"
-	isWrite := req.Method == http.MethodPost || req.Method == http.MethodPut || req.Method == http.MethodPatch
-	if !isWrite || !strings.HasPrefix(req.URL.Path, deployments) {
-		return t.next.RoundTrip(req)
-	}
-	f.mu.Lock()
-	fail := req.Method == http.MethodPost && f.failCreates > 0
-	if fail {
-		f.failCreates--
-		f.failed++
-	}
-	n := f.failed
-	slow := f.slowWrite
-	f.slowWrite = 0
-	f.mu.Unlock()
-
-	if fail {
+// fail is a rest.Config's WrapTransport: it answers the Deployment creates
+// failNextCreates armed with a 500. Wrap it inside the tracer's.
+func (f *faults) fail(next http.RoundTripper) http.RoundTripper {
+	return roundTripper(func(req *http.Request) (*http.Response, error) {
+		if !f.deploymentWrite(req) || req.Method != http.MethodPost {
+			return next.RoundTrip(req)
+		}
+		f.mu.Lock()
+		fail := f.failCreates > 0
+		if fail {
+			f.failCreates--
+			f.failed++
+		}
+		n := f.failed
+		f.mu.Unlock()
+		if !fail {
+			return next.RoundTrip(req)
+		}
 		if req.Body != nil {
 			req.Body.Close() // a RoundTripper closes the body, even when it answers itself
 		}
 		return internalError(req, fmt.Sprintf("injected by the demo's --fail (failure %d)", n)), nil
-	}
-	if slow > 0 {
-		select {
-		case <-time.After(slow):
-		case <-req.Context().Done():
-		}
-	}
-	return t.next.RoundTrip(req)
+	})
 }
+
+// hold is a rest.Config's WrapTransport: it holds the Deployment write
+// slowNextWrite armed back before sending it on. Wrap it outside the
+// tracer's, whose row of a write says it was sent.
+func (f *faults) hold(next http.RoundTripper) http.RoundTripper {
+	return roundTripper(func(req *http.Request) (*http.Response, error) {
+		if !f.deploymentWrite(req) {
+			return next.RoundTrip(req)
+		}
+		f.mu.Lock()
+		slow := f.slowWrite
+		f.slowWrite = 0
+		f.mu.Unlock()
+		if slow > 0 {
+			select {
+			case <-time.After(slow):
+			case <-req.Context().Done():
+			}
+		}
+		return next.RoundTrip(req)
+	})
+}
+
+// deploymentWrite reports whether req creates or changes a Deployment of
+// the demo's namespace.
+func (f *faults) deploymentWrite(req *http.Request) bool {
+	deployments := "/apis/apps/v1/namespaces/" + f.namespace + "/deployments"
+	isWrite := req.Method == http.MethodPost || req.Method == http.MethodPut || req.Method == http.MethodPatch
+	return isWrite && strings.HasPrefix(req.URL.Path, deployments)
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
 
 // internalError is the response an apiserver gives for a 500: a Status.
 // Without a Retry-After header, client-go's REST client does not retry it,

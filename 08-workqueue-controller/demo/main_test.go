@@ -31,6 +31,7 @@ import (
 	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/playground"
 	"informer-from-scratch/internal/standin"
+	"informer-from-scratch/internal/timeline"
 )
 
 // TestMain silences klog, as main does, and fails the package if a test
@@ -62,7 +63,10 @@ func TestDemoTellsTheStoryInOrder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a playground")
 	}
-	out := demotest.RunCausal(t, options, run, 20, "internal/standin plays both parts")
+	tr := demotest.RunCausalTranscript(t, options, nil, run, 20, "internal/standin plays both parts")
+	out := tr.Out
+	heldNoteAgreesWithItsRows(t, tr, 9, "stage08/example")
+	retriesAgreeWithTheirRows(t, tr, 7, "stage08/flaky")
 	inOrder(t, out,
 		// Create: handler → workqueue → worker → lister → write.
 		"Step 3: Create a Foo",
@@ -74,51 +78,56 @@ func TestDemoTellsTheStoryInOrder(t *testing.T) {
 		"lister     Get       Deployment stage08/example-web worker",
 		`error: deployment.apps "example-web" not found`,
 		"write      CREATE    Deployment stage08/example-web",
-		"status.availableReplicas=1 → rv=",
+		"write      ← CREATE  Deployment stage08/example-web worker 1; rv=",
+		"status.availableReplicas=1",
+		"write      ← UPDATE  Foo stage08/example status     worker 1; rv=",
 		// Scale.
 		"Step 4: Scale the Foo",
-		"write      UPDATE    Deployment stage08/example-web",
-		"spec.replicas=3 → rv=",
-		"status.availableReplicas=3 → rv=",
+		"write      UPDATE    Deployment stage08/example-web worker 1; spec.replicas=3",
+		"write      ← UPDATE  Deployment stage08/example-web worker 1; rv=",
+		"status.availableReplicas=3",
+		"write      ← UPDATE  Foo stage08/example status     worker 1; rv=",
 		// Deleted behind its back: mapped to the Foo, created again.
 		"Step 5: Delete the Deployment",
 		"handler    OnDelete  Deployment stage08/example-web key stage08/example",
 		"write      CREATE    Deployment stage08/example-web",
 		// Edited by hand: corrected.
 		"Step 6: Edit the Deployment by hand",
-		"write      UPDATE    Deployment stage08/example-web",
-		"spec.replicas=3 → rv=",
+		"write      UPDATE    Deployment stage08/example-web worker 1; spec.replicas=3",
+		"write      ← UPDATE  Deployment stage08/example-web worker 1; rv=",
 		// Three failures, delays doubling, then success and Forget.
 		"Step 7: A reconcile that fails 3 times",
 		"injected by the demo's --fail (failure 1)",
-		"requeue 1: back in 5ms",
+		"requeue 1 — back in 5ms",
 		"injected by the demo's --fail (failure 2)",
-		"requeue 2: back in 10ms",
+		"requeue 2 — back in 10ms",
 		"injected by the demo's --fail (failure 3)",
-		"requeue 3: back in 20ms",
+		"requeue 3 — back in 20ms",
 		"write      CREATE    Deployment stage08/flaky-web",
 		"Foo flaky waited 5ms, 10ms, 20ms between its attempts",
 		// Forget reset the count: one more failure waits 5ms, not 40ms.
 		"Show it: delete flaky-web by hand",
 		"injected by the demo's --fail (failure 1)",
-		"requeue 1: back in 5ms",
+		"requeue 1 — back in 5ms",
 		"requeue 1, back in 5ms: Forget after the success had reset flaky's count.",
 		// The Foo's Deployment goes with it.
 		"Step 8: Delete a Foo",
 		// Changes while a worker holds the key: marked dirty, one worker.
 		"Step 9: Change a Foo while a worker holds its key",
 		"spec.replicas 4 → 5",
-		"workqueue  Add       stage08/example                held by a worker: queued again at its Done",
-		"Adds came while a worker held stage08/example: each found it in the dirty set",
+		"workqueue  Add       stage08/example                — held by a worker: queued again at its Done",
+		"Adds came while a worker held stage08/example, in",
+		"The first Add of each hold put the key into the",
 		"never two at once.",
 		// The drain waits for the write in flight.
 		"Step 10: Shut down with a reconcile in flight",
 		"worker     sync      stage08/example",
 		"controller ShutDownWithDrain",
-		"spec.replicas=2 → rv=",
+		"write      UPDATE    Deployment stage08/example-web worker 1; spec.replicas=2",
+		"write      ← UPDATE  Deployment stage08/example-web worker 1; rv=",
 		"controller Drained",
-		"controller Shutdown                                 workers returned",
-		"controller Shutdown                                 informers stopped",
+		"controller Shutdown                                 — workers returned",
+		"controller Shutdown                                 — informers stopped",
 		"The reconcile in flight finished its write before the drain ended",
 		"workqueue_adds_total",
 	)
@@ -127,10 +136,11 @@ func TestDemoTellsTheStoryInOrder(t *testing.T) {
 	// checked.
 	for step, wants := range map[string][]string{
 		"Step 3": {"standin    STATUS    Deployment stage08/example-web availableReplicas=1"},
-		"Step 6": {"demo       UPDATE    Deployment stage08/example-web by hand: spec.replicas=5"},
+		"Step 6": {"demo       UPDATE    Deployment stage08/example-web spec.replicas=5 — by hand"},
 		"Step 8": {
 			"standin    DELETE    Deployment stage08/flaky-web",
-			"handler    OnDelete  Deployment stage08/flaky-web   key stage08/flaky; orphan: its Foo is not in the cache, ignored",
+			"handler    OnDelete  Deployment stage08/flaky-web   key stage08/flaky; error: ",
+			"— orphan: its Foo is not in the cache, ignored",
 		},
 	} {
 		for _, want := range wants {
@@ -147,6 +157,99 @@ func TestDemoTellsTheStoryInOrder(t *testing.T) {
 	}
 	if depth := metric(t, out, "workqueue_depth"); depth != 0 {
 		t.Errorf("workqueue_depth=%d after the drain, want 0", depth)
+	}
+}
+
+// heldNoteAgreesWithItsRows reads step's rows of key as a person would:
+// a worker holds the key from its sync row to its Done row; the Adds
+// between are that hold's; a Done of a hold with Adds is followed by a Get
+// when the queue put the key back. The note (sayHeldOnce) must say the
+// same numbers.
+func heldNoteAgreesWithItsRows(t *testing.T, tr demotest.Transcript, step int, key string) {
+	t.Helper()
+	var holds []int
+	syncs, requeued := 0, 0
+	holding := map[string]int{} // "worker N" → the Adds of its hold so far
+	putBack := false
+	for _, r := range tr.Rows {
+		if r.Kind != timeline.KindEvent || r.Step != step || r.Object != key {
+			continue
+		}
+		worker, _, _ := strings.Cut(r.Detail, ";")
+		if r.Layer == "workqueue" && r.What != "Done" {
+			if putBack && r.What == "Get" {
+				requeued++
+			}
+			putBack = false
+		}
+		switch {
+		case r.Layer == "worker" && r.What == "sync":
+			syncs++
+			holding[worker] = 0
+		case r.Layer == "workqueue" && r.What == "Add":
+			for w := range holding {
+				holding[w]++
+			}
+		case r.Layer == "workqueue" && r.What == "Done":
+			if n, ok := holding[worker]; ok && n > 0 {
+				holds = append(holds, n)
+				putBack = true
+			}
+			delete(holding, worker)
+		}
+	}
+	adds := 0
+	for _, n := range holds {
+		adds += n
+	}
+	want := []string{strconv.Itoa(adds), key, holdsPart(holds).EN,
+		strconv.Itoa(adds - len(holds)), strconv.Itoa(requeued), strconv.Itoa(syncs)}
+	notes := demotest.NoteArgs(tr, sayHeldOnce)
+	if len(notes) != 1 {
+		t.Fatalf("step %d: %d notes of sayHeldOnce, want 1", step, len(notes))
+	}
+	if diff := cmp.Diff(want, notes[0]); diff != "" || len(holds) == 0 {
+		t.Errorf("step %d: the note's numbers are not the rows' (-rows +note), or no Add came during a hold:\n%s", step, diff)
+	}
+}
+
+// retriesAgreeWithTheirRows reads step's rate-limited requeues of key as a
+// person would: the delays on its AddRateLimited rows until its
+// Deployment's create went through, then the one after the step's second
+// failure. The notes (sayWaited, sayForgotten) must say the same.
+func retriesAgreeWithTheirRows(t *testing.T, tr demotest.Transcript, step int, key string) {
+	t.Helper()
+	var before []string // the delays before the create went through
+	var after []string  // the requeue and delay of the next failure
+	created := false
+	for _, r := range tr.Rows {
+		if r.Kind != timeline.KindEvent || r.Step != step {
+			continue
+		}
+		if r.What == timeline.Answer("CREATE") && r.Object == "Deployment "+key+"-web" && !strings.Contains(r.Protocol, "error: ") {
+			created = true
+		}
+		if r.What != "AddRateLimited" || r.Object != key || r.Explanation == nil {
+			continue
+		}
+		delay := strings.TrimPrefix(r.Explanation.EN, "back in ")
+		if !created {
+			before = append(before, delay)
+		} else if after == nil {
+			_, requeue, _ := strings.Cut(r.Protocol, "requeue ")
+			after = []string{requeue, delay}
+		}
+	}
+	waited := demotest.NoteArgs(tr, sayWaited)
+	forgotten := demotest.NoteArgs(tr, sayForgotten)
+	if len(waited) != 1 || len(forgotten) != 1 {
+		t.Fatalf("step %d: %d notes of sayWaited and %d of sayForgotten, want one each", step, len(waited), len(forgotten))
+	}
+	if diff := cmp.Diff([]string{strings.Join(before, sayListSep.EN)}, waited[0]); diff != "" || len(before) == 0 {
+		t.Errorf("step %d: the delays the note says %s waited are not its rows' (-rows +note):\n%s", step, key, diff)
+	}
+	if diff := cmp.Diff(after, forgotten[0]); diff != "" {
+		t.Errorf("step %d: the requeue after the success the note says is not its row's (-rows +note):\n%s", step, diff)
 	}
 }
 
@@ -429,15 +532,15 @@ func TestBreakSwitchesShowTheirFailure(t *testing.T) {
 			`Show it: delete flaky-web by hand`,
 			`--break=forget: requeue ([4-9]|\d\d), back in \d+ms\. The limiter still counted the failures`,
 		}, []string{`Forget after the success had reset flaky's count`}},
-		// In Chinese: the rows are the same, and so is what they show.
+		// In Chinese: the rows' protocol is the same, and so is what they show.
 		{"owner-reference", []string{
 			`write +CREATE +Deployment stage08/flaky-web +worker \d; spec\.replicas=1`,
 			`write +EVENT +Foo stage08/flaky +worker \d; Warning ErrResourceExists`,
 			regexp.QuoteMeta("第 8 步：" + sayDeleteFooTitle.ZH),
 			`demo +DELETE +Foo stage08/flaky`,
-			`demo +GET +Deployment stage08/flaky-web +still there 2s later: rv=\d+, ownerReferences=0`,
+			`demo +GET +Deployment stage08/flaky-web +rv=\d+ ownerReferences=0 — ` + regexp.QuoteMeta(sayStillThere.ZH),
 			regexp.QuoteMeta(strings.SplitN(sayLeftBehind.ZH, "\n", 2)[0]),
-		}, []string{`standin +DELETE +Deployment stage08/flaky-web`, `controlled by Foo flaky`}},
+		}, []string{`standin +DELETE +Deployment stage08/flaky-web`, regexp.QuoteMeta(sayControlledBy.Format("flaky").ZH)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := []string{"--break=" + tc.name}
@@ -445,6 +548,7 @@ func TestBreakSwitchesShowTheirFailure(t *testing.T) {
 				args = append(args, "--lang=zh")
 				tr := demotest.RunTranscript(t, options, args, run, "--break="+tc.name)
 				demotest.NarratesInChinese(t, tr)
+				demotest.RowsSayNoEnglish(t, tr)
 				demotest.RowsShowBreak(t, tc.name, tr.Out, tc.want, tc.not)
 				return
 			}

@@ -4,9 +4,11 @@ import "informer-from-scratch/internal/lang"
 
 // Everything stage 08's demo says, in English and Chinese side by side:
 // its flags' help and errors, --break=help, the steps, the notes, the
-// metrics table's words, what it refuses on a real cluster, and the
-// answers of the web view's buttons. The timeline's event rows are the
-// protocol and are not here: they read the same in both languages.
+// metrics table's words, what it refuses on a real cluster, the answers
+// of the web view's buttons, and the words of the timeline's rows (an object column of words, an
+// explanation after a row's protocol). The protocol itself, keys,
+// resourceVersions and HTTP lines, is not here: it reads the same in both
+// languages.
 var (
 	sayTitle = lang.T("a controller: sample-controller's Foo on our factory and workqueue",
 		"一个控制器 —— sample-controller 的 Foo，跑在我们的 factory 和 workqueue 上")
@@ -52,7 +54,7 @@ var (
 	// The story (script.go).
 	saySceneTitle = lang.T("Set the scene", "准备场景")
 	saySceneWhy   = lang.T("A namespace, sample-controller's Foo CRD, and the stand-in for kube-controller-manager.",
-		"一个 namespace、sample-controller 的 Foo CRD，再加上 kube-controller-manager 的替身。")
+		"先准备一个 namespace 和 sample-controller 的 Foo CRD，再启动 kube-controller-manager 的替身。")
 	sayStandin = lang.T(
 		`The playground runs no kube-controller-manager: nothing would ever set a Deployment's status,
 nor delete a Foo's Deployment with it. internal/standin plays both parts, and says so on each
@@ -70,7 +72,7 @@ from our factory, a rate-limited workqueue of keys, and the workers. Each row be
 step of a key's path: handler → workqueue (len: keys waiting; dirty: keys marked, some of them
 being processed) → worker → lister (the cache, never the server) → write (the API server).`,
 		`先 controller.NewForConfig，再用 %d 个 worker 执行 Run：Foo 和 Deployment 的 informer 来自我们的 factory，
-再加一个限速的 key 工作队列和这些 worker。下面每一行是一个 key 在路上走的一步：
+再加一个限速的 key 工作队列和这些 worker。下面每一行是 key 在链路上走的一步：
 handler → workqueue（len：排队等着的 key；dirty：被标记的 key，其中有的正在处理）
 → worker → lister（读缓存，从不问服务端）→ write（写 API server）。`)
 
@@ -166,19 +168,27 @@ waits for the reconcile to finish its write; then the informers stop.`,
 	sayHeldWhy   = lang.T(
 		`Scale example to 4 with the Deployment write held back a second; while a worker holds the key,
 scale it to 5, then back to 3. Each change is an OnUpdate and an Add. The dirty set marks the
-key once, and the processing set keeps it out of the FIFO until the worker's Done: one more
-reconcile, by one worker, of the newest state.`,
+key once, and the processing set keeps it out of the FIFO until the worker's Done, which puts
+it back once: one more reconcile, by one worker, of the newest state.`,
 		`把 example 扩缩到 4，同时让 Deployment 写入晚一秒发出；趁 worker 还拿着这个 key，
 再把它扩到 5，然后改回 3。每次修改都是一次 OnUpdate 加一次 Add。dirty 集合只把这个 key 标记一次，
-processing 集合让它在 worker 调 Done 之前进不了 FIFO。结果只多一次 reconcile，
-由一个 worker 来做，读到的是最新状态。`)
+processing 集合让它在 worker 调 Done 之前进不了 FIFO，Done 再把它放回队列一次。
+结果只多一次 reconcile，由一个 worker 来做，读到的是最新状态。`)
 	sayHeldBreak = lang.T("--break=dirty-set: every Add is a new item of the queue. Watch the second worker.",
 		"--break=dirty-set：每次 Add 都是队列里的一个新元素。注意看第二个 worker。")
+	// sayHeldOnce's numbers are the run's (overlaps): the Adds while a
+	// worker held the key, the holds they came in and how many each, the
+	// Adds that found the key already dirty, the Dones that put it back,
+	// and the reconciles.
 	sayHeldOnce = lang.T(
-		`%d Adds came while a worker held %s: each found it in the dirty set (len=0), and
-Done put it back once. %d reconciles in all, never two at once.`,
-		`有 %d 次 Add 是在 worker 拿着 %s 时来的：每次都发现它已在 dirty 集合里（len=0），
-Done 只把它放回去一次。总共 %d 次 reconcile，从没有两个同时进行。`)
+		`%d Adds came while a worker held %s, %s. The first Add of each hold put the key into the
+dirty set; the other %d found it there and changed nothing, so the key never waited twice
+(len=0). After each hold, Done put it back once, %d times in all: %d reconciles, never two at once.`,
+		`worker 持有 %[2]s 期间来了 %[1]d 次 Add，%[3]s。每次持有中的第一次 Add 把 key 放进 dirty 集合，
+其余 %[4]d 次发现它已经在里面，什么也不做，所以这个 key 从未在队列里出现两次（len=0）。
+每次持有结束后，Done 都把它放回队列一次，共 %[5]d 次：总共 %[6]d 次 reconcile，从未有两个同时进行。`)
+	sayOneHold   = lang.T("all in one hold", "都在同一次持有期间")
+	sayHolds     = lang.T("in %d holds (%s)", "分布在 %d 次持有中（依次 %s 次）")
 	sayHeldTwice = lang.T(
 		`--break=dirty-set: worker %d took it, while worker %d held %s: two reconciles of one Foo at once,
 each reading the listers and each writing. %d Adds cost %d reconciles; writes refused as
@@ -202,7 +212,7 @@ success: every key that ever failed waits longer each time, up to 1000s, and is 
 is flaky's: its events map to no Foo ("not controlled by a Foo"), and every reconcile refuses
 it (IsControlledBy) and retries, ever later. Now delete the Foo.`,
 		`--break=owner-reference：flaky-web 创建时没有 owner reference，没有任何东西表明它属于 flaky。
-它的事件对应不到任何 Foo（"not controlled by a Foo"），每次 reconcile 都拒绝它（IsControlledBy）
+它的事件对应不到任何 Foo（“不受任何 Foo 控制”），每次 reconcile 都拒绝它（IsControlledBy）
 并重试，一次比一次晚。现在删掉这个 Foo。`)
 	sayLeftBehind = lang.T(
 		`--break=owner-reference: the garbage collector deletes a Deployment whose owner is gone; this
@@ -265,4 +275,44 @@ Deployment behind its back, and make a reconcile fail. Press Ctrl-C to shut it d
 	sayCreatedFlaky = lang.T("created Foo %s: its Deployment create fails %d times (%s), then succeeds",
 		"已创建 Foo %s：它的 Deployment 创建会先失败 %d 次（%s），然后成功")
 	sayNoFoo = lang.T("there is no Foo: create one first", "一个 Foo 都没有：先创建一个")
+
+	// The rows' words (observe.go): rowWords says observe's fixed English
+	// Details, by the Detail; the others hold a number or a name.
+	rowWords = map[string]lang.Text{
+		"dropped: the queue is shutting down (predicted)": lang.T("dropped: the queue is shutting down (predicted)",
+			"被丢弃：队列正在关停（预测）"),
+		"held by a worker: queued again at its Done (predicted)": lang.T("held by a worker: queued again at its Done (predicted)",
+			"worker 正拿着它：等它 Done 时再入队（预测）"),
+		"Foo gone: nothing to enqueue (the garbage collector deletes its Deployment)": lang.T(
+			"Foo gone: nothing to enqueue (the garbage collector deletes its Deployment)",
+			"Foo 已删除：无需入队（它的 Deployment 由垃圾回收器删除）"),
+		"not controlled by a Foo: ignored":             lang.T("not controlled by a Foo: ignored", "不受任何 Foo 控制：忽略"),
+		"orphan: its Foo is not in the cache, ignored": lang.T("orphan: its Foo is not in the cache, ignored", "孤儿：缓存里没有它的 Foo，忽略"),
+		"shutting down: not reconciled":                lang.T("shutting down: not reconciled", "正在关停：不做 reconcile"),
+		"informers of Foos and Deployments started":    lang.T("informers of Foos and Deployments started", "Foo 和 Deployment 的 informer 已启动"),
+		"caches synced, every existing Foo queued":     lang.T("caches synced, every existing Foo queued", "缓存已同步，现有的每个 Foo 都已入队"),
+		"stop taking keys; wait for the reconciles in flight": lang.T("stop taking keys; wait for the reconciles in flight",
+			"不再接收 key；等进行中的 reconcile 做完"),
+		"no reconcile in flight": lang.T("no reconcile in flight", "没有进行中的 reconcile 了"),
+		"workers returned":       lang.T("workers returned", "worker 都已返回"),
+		"informers stopped":      lang.T("informers stopped", "informer 都已停止"),
+	}
+	sayWorkersStarted        = lang.T("%d workers started", "%d 个 worker 已启动")
+	sayDrainTimedOut         = lang.T("reconciles still running after %s: cancelled", "%s 后还有 reconcile 在跑：取消它们")
+	sayControlledBy          = lang.T("controlled by Foo %s", "受 Foo %s 控制")
+	sayNotAnObject           = lang.T("got %s: not an object", "收到 %s：不是一个对象")
+	sayBackIn                = lang.T("back in %v", "%v 后重新入队")
+	sayNotWritten            = lang.T("not written", "写入失败")
+	sayGarbageCollected      = lang.T("its owner, Foo %s, is gone: the garbage collector's part", "它的 owner Foo %s 已经没了：这是垃圾回收器的活")
+	sayDeploymentControllers = lang.T("the deployment controller's part", "这是 deployment controller 的活")
+	sayByHand                = lang.T("by hand", "手动")
+	sayControllersContext    = lang.T("the controller's context", "控制器的 context")
+	sayAsCtrlC               = lang.T("as Ctrl-C would", "就像按了 Ctrl-C")
+	sayRegisteredCRD         = lang.T("registered and established: the apiserver serves foos", "已注册并生效：apiserver 开始提供 foos")
+	sayStillThere            = lang.T("still there 2s later", "2s 后还在")
+	sayRegisteredOurs        = lang.T("registered, annotated as the demo's", "已注册，并注明属于这个 demo")
+	sayReused                = lang.T("the demo's own, from an earlier run: reused", "是这个 demo 以前运行时留下的：直接复用")
+	sayLabelledOurs          = lang.T("labelled as the demo's", "打上了属于这个 demo 的 label")
+	sayLeftEarlier           = lang.T("left by an earlier run", "以前运行时留下的")
+	sayCleanupCRD            = lang.T("the demo's, and no Foo is left", "它属于这个 demo，而且一个 Foo 都不剩了")
 )

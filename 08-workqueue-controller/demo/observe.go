@@ -1,11 +1,14 @@
 // Not a mirror of client-go: the demo's window on the controller. Every
 // observe.Step (and every write of the stand-in) becomes a timeline row,
 // and is kept, so that the script can wait until the step it set off has
-// happened and the controller has gone quiet. A write is two rows, its
-// request when it is sent and its answer ("→ rv=N") when it comes back;
-// both carry the fields that pair them (timeline.FieldCall, FieldRV), so
-// that timeline.CausesFirst can check that no event's row comes before
-// the write that made its resourceVersion.
+// happened and the controller has gone quiet. A write is two rows, as every
+// demo prints one: its request when it is sent, and its answer ("← VERB",
+// the resourceVersion it carries or its error) when it comes back; both
+// carry the fields that pair them (timeline.FieldCall, FieldRV), so that
+// timeline.CausesFirst can check that no event's row comes before the
+// write that made its resourceVersion. A row's words (the explanation
+// after its protocol) are said in the learner's language: observe's
+// Details are English, and rowWords says them in both.
 
 package main
 
@@ -18,6 +21,7 @@ import (
 	"time"
 
 	"informer-from-scratch/08-workqueue-controller/observe"
+	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/standin"
 	"informer-from-scratch/internal/timeline"
 )
@@ -43,38 +47,56 @@ type trace struct {
 func (t *trace) observe(s observe.Step) {
 	dirty := t.dirty()
 	f := t.fields(s, dirty)
+	what := s.Op
 	if s.Layer == observe.LayerWrite && s.Op != "EVENT" { // an Event is recorded, not answered
-		t.pair(f, writer(s), s.Sent, s.Detail)
+		t.pair(f, writer(s), s.Sent, answeredRV(s.Detail))
+		if !s.Sent {
+			what = timeline.Answer(s.Op)
+		}
 	}
-	t.tl.EventWith(f, s.Layer, s.Op, object(s), t.detail(s, dirty))
+	protocol, why := t.detail(s, dirty)
+	t.tl.EventWith(f, s.Layer, what, object(s), protocol, why...)
 	t.keep(s)
 }
 
 // standin is the stand-in's OnAction: its writes are rows too, saying whose
-// part it plays. Its answer's row says "→ rv=N", "→ done" or "not
-// written: …"; any other is its request's.
+// part it plays, and their answers.
 func (t *trace) standin(a standin.Action) {
 	s := observe.Step{Layer: layerStandin, Op: a.What, Object: a.Object, Detail: a.Detail, Len: -1}
 	f := map[string]string{}
-	request := !strings.HasPrefix(a.Detail, "→ ") && !strings.HasPrefix(a.Detail, "not written: ")
-	t.pair(f, writer(s), request, a.Detail)
-	t.tl.EventWith(f, s.Layer, s.Op, s.Object, s.Detail)
+	t.pair(f, writer(s), !a.Answer, a.RV)
+	switch {
+	case a.Answer && a.Err != nil:
+		t.tl.EventWith(f, s.Layer, timeline.Answer(a.What), a.Object, "error: "+shorten(a.Err.Error()), sayNotWritten)
+	case a.Answer && a.RV != "":
+		t.tl.EventWith(f, s.Layer, timeline.Answer(a.What), a.Object, "rv="+a.RV)
+	case a.Answer:
+		t.tl.EventWith(f, s.Layer, timeline.Answer(a.What), a.Object, "")
+	case a.What == "DELETE":
+		t.tl.EventWith(f, s.Layer, a.What, a.Object, "", sayGarbageCollected.Format(a.Owner))
+	default:
+		t.tl.EventWith(f, s.Layer, a.What, a.Object, fmt.Sprintf("availableReplicas=%d", a.Replicas), sayDeploymentControllers)
+	}
 	t.keep(s)
 }
 
 // send prints the request row of a write of the demo's own as it is sent,
 // before the call (the events it causes may arrive before its answer), and
-// returns what prints its answer, "→ rv=N", on a row like it.
-func (t *trace) send(op, object, detail string) (answered func(rv string)) {
+// returns what prints its answer, "← VERB" and the resourceVersion it
+// carries ("" for none), on a row like it.
+func (t *trace) send(op, object, protocol string, why ...lang.Text) (answered func(rv string)) {
 	s := observe.Step{Layer: "demo", Op: op, Object: object}
 	f := map[string]string{}
-	t.pair(f, writer(s), true, detail)
-	t.tl.EventWith(f, s.Layer, op, object, detail)
+	t.pair(f, writer(s), true, "")
+	t.tl.EventWith(f, s.Layer, op, object, protocol, why...)
 	return func(rv string) {
 		f := map[string]string{}
-		answer := "→ rv=" + rv
-		t.pair(f, writer(s), false, answer)
-		t.tl.EventWith(f, s.Layer, op, object, answer)
+		t.pair(f, writer(s), false, rv)
+		detail := ""
+		if rv != "" {
+			detail = "rv=" + rv
+		}
+		t.tl.EventWith(f, s.Layer, timeline.Answer(op), object, detail)
 	}
 }
 
@@ -85,14 +107,23 @@ func writer(s observe.Step) string {
 	return fmt.Sprintf("%s|%s|%s|%d", s.Layer, s.Op, s.Object, s.Worker)
 }
 
-// answeredRV finds the resourceVersion an answer's row reports.
-var answeredRV = regexp.MustCompile(`→ rv=(\d+)`)
+// answeredRVOf finds the resourceVersion in the Detail of a write's answer
+// as observe says it: "spec.replicas=3 → rv=42".
+var answeredRVOf = regexp.MustCompile(`→ rv=(\d+)`)
+
+// answeredRV is the resourceVersion a write's answer reports, "" for none.
+func answeredRV(detail string) string {
+	if m := answeredRVOf.FindStringSubmatch(detail); m != nil {
+		return m[1]
+	}
+	return ""
+}
 
 // pair sets the fields timeline.CausesFirst pairs a write's rows by: a new
 // call number on its request's row, the same on its answer's, with the
-// resourceVersion the answer carries. An answer to no request (none is
+// resourceVersion rv the answer carries. An answer to no request (none is
 // known) gets none.
-func (t *trace) pair(f map[string]string, who string, request bool, detail string) {
+func (t *trace) pair(f map[string]string, who string, request bool, rv string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.calls == nil {
@@ -109,8 +140,8 @@ func (t *trace) pair(f map[string]string, who string, request bool, detail strin
 	}
 	delete(t.calls, who)
 	f[timeline.FieldCall] = id
-	if m := answeredRV.FindStringSubmatch(detail); m != nil {
-		f[timeline.FieldRV] = m[1]
+	if rv != "" {
+		f[timeline.FieldRV] = rv
 	}
 }
 
@@ -134,9 +165,11 @@ func object(s observe.Step) string {
 }
 
 // detail is a row's last column: which worker, the queue's length and dirty
-// set after a queue step, the delay the rate limiter chose, the error.
-func (t *trace) detail(s observe.Step, dirty int64) string {
+// set after a queue step, the requeue count, what the step read or wrote,
+// the error; then what it means, in the learner's language (rowWords).
+func (t *trace) detail(s observe.Step, dirty int64) (string, []lang.Text) {
 	var parts []string
+	var why []lang.Text
 	if s.Worker > 0 {
 		parts = append(parts, fmt.Sprintf("worker %d", s.Worker))
 	}
@@ -144,27 +177,66 @@ func (t *trace) detail(s observe.Step, dirty int64) string {
 		parts = append(parts, "key "+s.Key)
 	}
 	if s.Op == "AddRateLimited" {
-		if strings.HasPrefix(s.Detail, "dropped") {
-			parts = append(parts, fmt.Sprintf("requeue %d", s.Requeues)) // the delay would have been s.Delay
-		} else {
-			parts = append(parts, fmt.Sprintf("requeue %d: back in %v", s.Requeues, s.Delay))
+		parts = append(parts, fmt.Sprintf("requeue %d", s.Requeues))
+		if !strings.HasPrefix(s.Detail, "dropped") { // dropped, the delay would have been s.Delay
+			why = append(why, sayBackIn.Format(s.Delay))
 		}
 	}
 	if s.Len >= 0 {
 		parts = append(parts, fmt.Sprintf("len=%d dirty=%d", s.Len, dirty))
 	}
-	switch {
-	case s.Sent && s.Detail != "":
-		parts = append(parts, "sent: "+s.Detail)
-	case s.Sent:
-		parts = append(parts, "sent")
-	case s.Detail != "":
-		parts = append(parts, s.Detail)
+	d := s.Detail
+	if s.Layer == observe.LayerWrite && !s.Sent && s.Op != "EVENT" {
+		d = "" // the answer's row: its resourceVersion, or its error
+		if rv := answeredRV(s.Detail); rv != "" {
+			d = "rv=" + rv
+		}
+	}
+	if p, w := rowDetail(s, d); p != "" || w != nil {
+		if p != "" {
+			parts = append(parts, p)
+		}
+		if w != nil {
+			why = append(why, *w)
+		}
 	}
 	if s.Err != nil {
 		parts = append(parts, "error: "+shorten(s.Err.Error()))
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, "; "), why
+}
+
+// rowDetail splits an observe Detail, d, into protocol and words: the
+// words of rowWords said in the learner's language, the few Details that
+// hold a number or a name read back from observe's English.
+func rowDetail(s observe.Step, d string) (string, *lang.Text) {
+	if w, ok := rowWords[d]; ok {
+		return "", &w
+	}
+	var n int
+	switch {
+	case s.Layer == observe.LayerController && s.Op == "Workers":
+		if _, err := fmt.Sscanf(d, "%d workers started", &n); err == nil {
+			w := sayWorkersStarted.Format(n)
+			return "", &w
+		}
+	case s.Layer == observe.LayerController && s.Op == "DrainTimeout":
+		if after, ok := strings.CutPrefix(d, "reconciles still running after "); ok {
+			w := sayDrainTimedOut.Format(strings.TrimSuffix(after, ": cancelled"))
+			return "", &w
+		}
+	case s.Layer == observe.LayerHandler:
+		if rv, foo, ok := strings.Cut(d, ", controlled by Foo "); ok {
+			w := sayControlledBy.Format(foo)
+			return rv, &w
+		}
+		var typ string
+		if _, err := fmt.Sscanf(d, "got %s not an object", &typ); err == nil {
+			w := sayNotAnObject.Format(strings.TrimSuffix(typ, ":"))
+			return "", &w
+		}
+	}
+	return d, nil
 }
 
 // shorten keeps an error's first line, and not too much of it.

@@ -65,16 +65,18 @@ func (s *script) prepareRealCluster() error {
 			return err
 		}
 		s.createdCRD = true
-		s.tl.Event("demo", "CRD", crd.Foo.Name(), "registered, annotated as the demo's")
+		s.tl.Event("demo", "CRD", crd.Foo.Name(), "", sayRegisteredOurs)
 	} else {
-		s.tl.Event("demo", "CRD", crd.Foo.Name(), "the demo's own, from an earlier run: reused")
+		s.tl.Event("demo", "CRD", crd.Foo.Name(), "", sayReused)
 	}
 	if !nsExists {
 		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.ns, Labels: map[string]string{managedByLabel: managedBy}}}
-		if _, err := s.kube.CoreV1().Namespaces().Create(s.env.Ctx, ns, metav1.CreateOptions{}); err != nil {
+		answered := s.trace.send("CREATE", "Namespace "+s.ns, managedByLabel+"="+managedBy, sayLabelledOurs)
+		created, err := s.kube.CoreV1().Namespaces().Create(s.env.Ctx, ns, metav1.CreateOptions{})
+		if err != nil {
 			return lang.Errorf(sayCreatingNamespace, s.ns, err)
 		}
-		s.tl.Event("demo", "CREATE", "Namespace "+s.ns, "labelled as the demo's")
+		answered(created.ResourceVersion)
 	}
 	return s.removeLeftovers()
 }
@@ -155,10 +157,11 @@ func (s *script) removeLeftovers() error {
 		return err
 	}
 	for _, foo := range list.Items {
+		answered := s.trace.send("DELETE", "Foo "+s.ns+"/"+foo.GetName(), "", sayLeftEarlier)
 		if err := foos.Delete(s.env.Ctx, foo.GetName(), metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
 			return err
 		}
-		s.tl.Event("demo", "DELETE", "Foo "+s.ns+"/"+foo.GetName(), "left by an earlier run")
+		answered("")
 	}
 	deadline := time.Now().Add(s.timeout)
 	for {
@@ -191,10 +194,11 @@ func (s *script) cleanup() error {
 		s.tl.Note(sayTheyStay, s.ns, crd.Foo.Name())
 		return nil
 	}
+	answered := s.trace.send("DELETE", "Namespace "+s.ns, "--cleanup")
 	if err := s.kube.CoreV1().Namespaces().Delete(s.env.Ctx, s.ns, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
 		return lang.Errorf(sayDeletingNamespace, s.ns, err)
 	}
-	s.tl.Event("demo", "DELETE", "Namespace "+s.ns, "--cleanup")
+	answered("")
 	foos, err := s.dyn.Resource(crd.Foo.GVR()).List(s.env.Ctx, metav1.ListOptions{})
 	if err != nil {
 		return err
@@ -209,10 +213,11 @@ func (s *script) cleanup() error {
 	if err != nil || existing.GetAnnotations()[managedByLabel] != managedBy {
 		return err
 	}
+	answered = s.trace.send("DELETE", "CRD "+crd.Foo.Name(), "--cleanup", sayCleanupCRD)
 	if err := crd.Unregister(s.env.Ctx, s.dyn, crd.Foo); err != nil {
 		return err
 	}
-	s.tl.Event("demo", "DELETE", "CRD "+crd.Foo.Name(), "--cleanup: the demo's, and no Foo is left")
+	answered("")
 	return nil
 }
 

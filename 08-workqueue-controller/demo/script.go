@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 
 	"informer-from-scratch/08-workqueue-controller/controller"
 	"informer-from-scratch/08-workqueue-controller/observe"
@@ -95,7 +96,7 @@ func (s *script) setScene() error {
 	if err := crd.Register(s.env.Ctx, s.dyn, crd.Foo); err != nil {
 		return err
 	}
-	s.tl.Event("demo", "CRD", crd.Foo.Name(), "registered and established: the apiserver serves foos")
+	s.tl.Event("demo", "CRD", crd.Foo.Name(), "", sayRegisteredCRD)
 	s.tl.Note(sayStandin, layerStandin)
 	ctx, cancel := context.WithCancel(s.env.Ctx)
 	s.stopStandin, s.standinDone = cancel, make(chan struct{})
@@ -110,19 +111,18 @@ func (s *script) setScene() error {
 func (s *script) startController() error {
 	s.tl.Step(sayStartTitle, sayStartWhy.Format(workersFlag))
 	s.faults = &faults{namespace: s.ns}
-	cfg := s.env.RESTConfig()
-	cfg.Wrap(s.faults.wrap)
 	opts := controller.Options{
 		Namespace:       s.ns,
 		MetricsProvider: s.metrics,
 	}
-	s.applyBreaks(&opts, cfg) // --break: off by default
 	// The timeline watches the controller from outside: its informers,
 	// queue, limiter, reconciles and recorder wrapped, its writes seen on
-	// the way out (outermost, so an injected fault is an answer it sees),
-	// its log in Run's context. Nothing of it is in the controller.
+	// the way out, its log in Run's context. Nothing of it is in the
+	// controller.
 	tracer := observe.New(s.trace.observe)
-	ctrl, err := controller.NewForConfig(tracer.Config(cfg), tracer.Options(opts))
+	cfg := s.controllerConfig(s.env.RESTConfig(), tracer)
+	s.applyBreaks(&opts, cfg) // --break: off by default
+	ctrl, err := controller.NewForConfig(cfg, tracer.Options(opts))
 	if err != nil {
 		return err
 	}
@@ -133,6 +133,17 @@ func (s *script) startController() error {
 	return s.wait("the workers to start", mark, func(st observe.Step) bool {
 		return st.Layer == observe.LayerController && st.Op == "Workers"
 	})
+}
+
+// controllerConfig is cfg as the controller writes through it: --fail's
+// 500s inside the tracer's transport, so that an injected failure is an
+// answer it prints; a held write's wait outside it, so that the write's
+// row is printed when the write is sent, not a second before.
+func (s *script) controllerConfig(cfg *rest.Config, tracer *observe.Tracer) *rest.Config {
+	cfg.Wrap(s.faults.fail)
+	cfg = tracer.Config(cfg)
+	cfg.Wrap(s.faults.hold)
+	return cfg
 }
 
 // createFoo creates the Foo "example": the controller creates its
@@ -167,8 +178,7 @@ func (s *script) deleteDeployment() error {
 	mark := s.trace.mark()
 	// The demo's own writes are printed before they are sent, so their
 	// rows come before the events they cause.
-	s.tl.Event("demo", "DELETE", s.deployment("example-web"), "by hand")
-	if err := s.kube.AppsV1().Deployments(s.ns).Delete(s.env.Ctx, "example-web", metav1.DeleteOptions{}); err != nil {
+	if err := s.deleteDeploymentByHand("example-web"); err != nil {
 		return err
 	}
 	return s.wait("Deployment example-web back", mark,
@@ -187,7 +197,7 @@ func (s *script) editDeployment() error {
 	}
 	five := int32(5)
 	d.Spec.Replicas = &five
-	answered := s.trace.send("UPDATE", s.deployment("example-web"), "by hand: spec.replicas=5")
+	answered := s.trace.send("UPDATE", s.deployment("example-web"), "spec.replicas=5", sayByHand)
 	d, err = s.kube.AppsV1().Deployments(s.ns).Update(s.env.Ctx, d, metav1.UpdateOptions{})
 	if err != nil {
 		return err
@@ -246,8 +256,7 @@ func (s *script) deleteFoo() error {
 	}
 	s.tl.Step(sayDeleteFooTitle, sayDeleteFooWhy.Format(who))
 	mark := s.trace.mark()
-	s.tl.Event("demo", "DELETE", "Foo "+s.ns+"/flaky", "by hand")
-	if err := s.dyn.Resource(crd.Foo.GVR()).Namespace(s.ns).Delete(s.env.Ctx, "flaky", metav1.DeleteOptions{}); err != nil {
+	if err := s.deleteFooByHand(s.env.Ctx, "flaky"); err != nil {
 		return err
 	}
 	if s.breaks.noOwnerReference {
@@ -268,7 +277,7 @@ func (s *script) shutdown() error {
 	if err := s.trace.waitFor(s.env.Ctx, s.timeout, "a worker taking Foo example", mark, 0, workerTook(s.ns+"/example")); err != nil {
 		return err
 	}
-	s.tl.Event("demo", "cancel", "the controller's context", "as Ctrl-C would")
+	s.tl.EventAbout(nil, "demo", "cancel", sayControllersContext, "", sayAsCtrlC)
 	if err := s.stopControllerAndWait(); err != nil {
 		return err
 	}
@@ -403,5 +412,27 @@ func (s *script) newFoo(name, deployment string) error {
 		return err
 	}
 	answered(foo.GetResourceVersion())
+	return nil
+}
+
+// deleteDeploymentByHand deletes a Deployment behind the controller's
+// back. Its answer is a Status, with no resourceVersion.
+func (s *script) deleteDeploymentByHand(name string) error {
+	answered := s.trace.send("DELETE", s.deployment(name), "", sayByHand)
+	rv, err := demo.Delete(s.env.Ctx, s.kube.AppsV1().RESTClient(), s.ns, "deployments", name, metav1.DeleteOptions{})
+	if err != nil {
+		return err
+	}
+	answered(rv)
+	return nil
+}
+
+// deleteFooByHand deletes a Foo, as kubectl delete would.
+func (s *script) deleteFooByHand(ctx context.Context, name string) error {
+	answered := s.trace.send("DELETE", "Foo "+s.ns+"/"+name, "", sayByHand)
+	if err := s.dyn.Resource(crd.Foo.GVR()).Namespace(s.ns).Delete(ctx, name, metav1.DeleteOptions{}); err != nil {
+		return err
+	}
+	answered("")
 	return nil
 }

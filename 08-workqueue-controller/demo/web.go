@@ -21,6 +21,7 @@ import (
 
 	"informer-from-scratch/08-workqueue-controller/observe"
 	"informer-from-scratch/internal/crd"
+	"informer-from-scratch/internal/demo"
 	"informer-from-scratch/internal/lang"
 	"informer-from-scratch/internal/webview"
 )
@@ -244,10 +245,12 @@ func (w *web) deleteDeployment(ctx context.Context) (lang.Text, error) {
 		return lang.Text{}, err
 	}
 	deployment, _, _ := unstructured.NestedString(foo.Object, "spec", "deploymentName")
-	w.s.tl.Event("demo", "DELETE", w.s.deployment(deployment), "by hand")
-	if err := w.s.kube.AppsV1().Deployments(w.s.ns).Delete(ctx, deployment, metav1.DeleteOptions{}); err != nil {
+	answered := w.s.trace.send("DELETE", w.s.deployment(deployment), "", sayByHand)
+	rv, err := demo.Delete(ctx, w.s.kube.AppsV1().RESTClient(), w.s.ns, "deployments", deployment, metav1.DeleteOptions{})
+	if err != nil {
 		return lang.Text{}, err
 	}
+	answered(rv)
 	return sayDeletedDepl.Format(deployment, foo.GetName()), nil
 }
 
@@ -258,8 +261,7 @@ func (w *web) deleteFoo(ctx context.Context) (lang.Text, error) {
 	if err != nil {
 		return lang.Text{}, err
 	}
-	w.s.tl.Event("demo", "DELETE", "Foo "+w.s.ns+"/"+foo.GetName(), "by hand")
-	if err := w.s.dyn.Resource(crd.Foo.GVR()).Namespace(w.s.ns).Delete(ctx, foo.GetName(), metav1.DeleteOptions{}); err != nil {
+	if err := w.s.deleteFooByHand(ctx, foo.GetName()); err != nil {
 		return lang.Text{}, err
 	}
 	return sayDeletedFoo.Format(foo.GetName()), nil

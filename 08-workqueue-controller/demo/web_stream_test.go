@@ -295,8 +295,8 @@ func TestWebStreamFollowsEachKey(t *testing.T) {
 		{"held by a worker: queued again at its Done", webview.CounterProcessing, "1"},
 		{"worker     sync      stage08/example                worker 1", webview.CounterProcessing, "1"},
 		{"controller Workers", webview.CounterController, "running"},
-		{"requeue 2: back in 10ms", webview.CounterRetries, "3"},
-		{"requeue 2: back in 10ms", webview.CounterFailures, "3"},
+		{"requeue 2 — back in 10ms", webview.CounterRetries, "3"},
+		{"requeue 2 — back in 10ms", webview.CounterFailures, "3"},
 		{"ShutDownWithDrain", webview.CounterController, "draining"},
 		{"The end.", webview.CounterProcessing, "0"},
 		{"The end.", webview.CounterWrites, "4"},
@@ -345,5 +345,5 @@ func srvToken(t *testing.T, snap webview.Snapshot, msgs []webview.Message, seq i
 
 // standinAction is one write of the stand-in.
 func standinAction(what, object string) standin.Action {
-	return standin.Action{What: what, Object: object, Detail: "(the deployment controller's part)"}
+	return standin.Action{What: what, Object: object, Replicas: 1, Detail: "availableReplicas=1 (the deployment controller's part)"}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"informer-from-scratch/internal/timeline"
 	"informer-from-scratch/internal/webview"
 	"informer-from-scratch/internal/webview/webviewtest"
 )
@@ -108,7 +109,7 @@ func TestWebView(t *testing.T) {
 func written(key, op, what string) func(webview.Message) bool {
 	return func(m webview.Message) bool {
 		r := m.Row
-		return r != nil && r.Layer == "write" && r.What == op && r.Fields[webview.FieldKey] == key &&
+		return r != nil && r.Layer == "write" && r.What == timeline.Answer(op) && r.Fields[webview.FieldKey] == key &&
 			r.Fields[webview.FieldSent] == "" && r.Fields[webview.FieldError] == "" && strings.Contains(r.Object, what)
 	}
 }

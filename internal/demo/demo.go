@@ -16,8 +16,9 @@
 //   - it narrates in the learner's language: --lang=en|zh, else the locale's
 //     (LC_ALL, LC_MESSAGES or LANG starting with zh: Chinese), else English;
 //     the banner, the help, the closing lines, the errors a learner can
-//     cause and the timeline's steps and notes follow it, the timeline's
-//     event rows (the protocol) do not;
+//     cause, the playground's progress lines, the timeline's steps and
+//     notes and the words of its rows follow it; a row's protocol (keys,
+//     resourceVersions, HTTP lines) does not;
 //   - the playground is the default even when KUBECONFIG is exported: a real
 //     cluster is used only when asked for with --kubeconfig or
 //     INFORMER_KUBECONFIG, and the banner says which cluster is in use;
@@ -295,6 +296,12 @@ func startPlayground(ctx context.Context, env *Env, opts playground.Options, err
 		fmt.Fprint(env.Out, sayKubeconfigIgnored.Sprintf(l, KubeconfigEnv))
 	}
 	start := time.Now()
+	// The playground's own lines (its first build, the binaries it uses)
+	// are the harness's: said in the learner's language too.
+	if opts.Progress == nil {
+		opts.Progress = os.Stderr
+	}
+	opts.Progress = playground.Speaking(opts.Progress, l)
 	c, err := playground.Start(ctx, opts)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -139,17 +139,25 @@ func checkText(en, zh string) error {
 }
 
 // verbLetters are a format's verbs without their flags and widths ("%02d"
-// and "%d" print the same argument), sorted when the format picks its
-// arguments by index (Chinese may put them in another order).
+// and "%d" print the same argument), in the order of the arguments they
+// print: a format that picks its arguments by index (Chinese may put them
+// in another order) is read back into that order.
 func verbLetters(s string) []string {
-	var out []string
-	indexed := false
+	byArg := map[int]string{}
+	next, last := 0, -1
 	for _, v := range lang.Verbs(s) {
-		out = append(out, v[len(v)-1:])
-		indexed = indexed || strings.Contains(v, "[")
+		arg := next
+		if i := strings.Index(v, "["); i >= 0 {
+			n, _ := strconv.Atoi(v[i+1 : strings.Index(v, "]")])
+			arg = n - 1
+		}
+		byArg[arg] = v[len(v)-1:]
+		next = arg + 1
+		last = max(last, arg)
 	}
-	if indexed {
-		slices.Sort(out)
+	out := make([]string, last+1)
+	for i := range out {
+		out[i] = byArg[i]
 	}
 	return out
 }
@@ -185,6 +193,8 @@ func TestTheParityRulesRefuseWhatTheyShould(t *testing.T) {
 		{"停掉 reflector", "停掉 reflector。", false},                 // Chinese on the English side
 		{"100%% of the pods", "全部（100%%）Pod", true},              // %% is not a verb
 		{"… and %d more %s values", "……%[2]s 还有 %[1]d 个值", true}, //
+		{"%d in %s, %d ways: %s", "%[2]s 里 %[1]d 个，%[3]d 种：%[4]s", true},
+		{"%d in %s, %d ways: %s", "%[2]d 里 %[1]s 个，%[3]d 种：%[4]s", false}, // each index its verb
 	} {
 		if err := checkText(tc.en, tc.zh); (err == nil) != tc.ok {
 			t.Errorf("checkText(%q, %q) = %v, want ok=%v", tc.en, tc.zh, err, tc.ok)

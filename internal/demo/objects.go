@@ -8,7 +8,9 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 
 	"informer-from-scratch/internal/lang"
@@ -74,4 +76,24 @@ func (e *Env) Namespace(name string) (string, error) {
 		})
 	}
 	return name, nil
+}
+
+// Delete deletes the object name of resource in namespace ns through c (a
+// typed client's RESTClient: client.CoreV1().RESTClient()), and returns
+// the resourceVersion its answer carries, for the write's answer row. The
+// typed clients' Delete returns only an error. A pod's answer is the pod
+// as deleted: on the playground, where no kubelet runs it and it goes at
+// once, at the resourceVersion of the DELETED event the deletion causes
+// (a pod a kubelet runs is answered as the MODIFIED event that starts its
+// grace period). Most kinds (a ConfigMap, a Deployment) answer with a
+// Status, which carries none: "".
+func Delete(ctx context.Context, c rest.Interface, ns, resource, name string, opts metav1.DeleteOptions) (rv string, err error) {
+	obj, err := c.Delete().Namespace(ns).Resource(resource).Name(name).Body(&opts).Do(ctx).Get()
+	if err != nil {
+		return "", err
+	}
+	if m, err := meta.Accessor(obj); err == nil {
+		return m.GetResourceVersion(), nil
+	}
+	return "", nil
 }

@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"informer-from-scratch/internal/lang"
+	"informer-from-scratch/internal/timeline"
 )
 
 const root = "../.."
@@ -76,9 +79,10 @@ func TestChapterPairsHaveTheSameHeadingsAndCode(t *testing.T) {
 // sameCode is the rule for a pair of code blocks: identical, except a demo's
 // transcript (a text block with timeline rows), which narrates in the
 // chapter's language. A Chinese transcript lines up with the English one
-// row by row: the same event rows (two spaces, a +time, the protocol) in
-// the same order, and the same steps; its headings, explanations and notes
-// are the Chinese demo's.
+// row by row: the same event rows in the same order, and the same steps;
+// its headings, explanations and notes are the Chinese demo's, and so are
+// the words of its rows (protocolOf): each row's protocol is the English
+// one's.
 func sameCode(en, zh codeBlock) error {
 	if en.info != zh.info || !isTranscript(en) {
 		if diff := cmp.Diff(codeOf(&chapter{codeBlocks: []codeBlock{en}}), codeOf(&chapter{codeBlocks: []codeBlock{zh}})); diff != "" {
@@ -86,8 +90,14 @@ func sameCode(en, zh codeBlock) error {
 		}
 		return nil
 	}
-	if diff := cmp.Diff(transcriptRows(en), transcriptRows(zh)); diff != "" {
-		return fmt.Errorf("the transcripts' rows differ; a Chinese transcript has the English one's rows, in order (-en +zh):\n%s", diff)
+	enRows, zhRows := transcriptRows(en), transcriptRows(zh)
+	if len(enRows) != len(zhRows) {
+		return fmt.Errorf("the transcripts' rows differ; a Chinese transcript has the English one's rows, in order (-en +zh):\n%s", cmp.Diff(enRows, zhRows))
+	}
+	for i := range enRows {
+		if err := sameRow(enRows[i], zhRows[i]); err != nil {
+			return fmt.Errorf("row %d: %v; a Chinese transcript has the English one's rows, in order, their words said in Chinese:\n-en %s\n+zh %s", i+1, err, enRows[i], zhRows[i])
+		}
 	}
 	if diff := cmp.Diff(stepNumbers(en), stepNumbers(zh)); diff != "" {
 		return fmt.Errorf("the transcripts show different steps (-en +zh):\n%s", diff)
@@ -103,6 +113,79 @@ var (
 	// "── 第 3 步：".
 	stepHeading = regexp.MustCompile(`^── \D*(\d+)`)
 )
+
+// eventRow is a transcript's event row in its columns, as
+// internal/timeline prints it: the offset, the layer, what, the object, and
+// the detail's protocol, then whether an explanation follows it (after
+// timeline.Explains).
+type eventRow struct {
+	head      string // the offset, the layer and what, single-spaced
+	object    string
+	protocol  string
+	explained bool
+}
+
+// detailColumn is the display column where internal/timeline starts an
+// event row's detail, whatever the widths of the columns before it.
+const detailColumn = 63
+
+func parseRow(row string) eventRow {
+	head, detail := row, ""
+	if w := 0; lang.Width(row) > detailColumn {
+		for i, r := range row {
+			if w == detailColumn-1 && r == ' ' { // the space before the detail
+				head, detail = row[:i], row[i+1:]
+				break
+			}
+			if w >= detailColumn-1 {
+				break // an object wider than its column: no split
+			}
+			w += lang.Width(string(r))
+		}
+	}
+	fields := strings.Fields(head)
+	n := 3 // offset, layer, what
+	if len(fields) > 3 && fields[2] == "←" {
+		n = 4 // "← CREATE"
+	}
+	r := eventRow{head: strings.Join(fields[:min(n, len(fields))], " ")}
+	if len(fields) > n {
+		r.object = strings.Join(fields[n:], " ")
+	}
+	r.protocol, _, r.explained = strings.Cut(detail, timeline.Explains)
+	if strings.HasPrefix(detail, strings.TrimPrefix(timeline.Explains, " ")) {
+		r.protocol, r.explained = "", true // an explanation alone
+	}
+	if !r.explained { // no detail column: the explanation may follow the object
+		var explained bool
+		r.object, _, explained = strings.Cut(r.object, timeline.Explains)
+		r.explained = r.explained || explained
+	}
+	return r
+}
+
+var digits = regexp.MustCompile(`\d+`)
+
+// sameRow is the rule for a row of a Chinese transcript beside the English
+// one's: the same head and protocol, an explanation in both or in neither,
+// and the same object, or an object of words said in Chinese with the same
+// numbers in it ("3 pods", "3 个 Pod").
+func sameRow(en, zh string) error {
+	e, z := parseRow(en), parseRow(zh)
+	switch {
+	case e.head != z.head:
+		return fmt.Errorf("another time, layer or what")
+	case e.protocol != z.protocol:
+		return fmt.Errorf("another protocol: %q, %q", e.protocol, z.protocol)
+	case e.explained != z.explained:
+		return fmt.Errorf("an explanation in one language only")
+	case e.object == z.object:
+		return nil
+	case !lang.HasHan(z.object) || lang.HasHan(e.object) || !slices.Equal(digits.FindAllString(e.object, -1), digits.FindAllString(z.object, -1)):
+		return fmt.Errorf("another object: %q, %q", e.object, z.object)
+	}
+	return nil
+}
 
 func isTranscript(b codeBlock) bool {
 	return b.info == "text" && len(transcriptRows(b)) > 0
@@ -129,19 +212,36 @@ func stepNumbers(b codeBlock) []string {
 }
 
 // TestTranscriptsMayNarrateInTheirLanguage: the rule for code blocks
-// lets a transcript's narration differ, and nothing else.
+// lets a transcript's narration differ, and the words of its rows (an
+// object of words, the explanation after a row's protocol), and nothing
+// else.
 func TestTranscriptsMayNarrateInTheirLanguage(t *testing.T) {
-	en := codeBlock{info: "text", content: "── Step 2: LIST in pages ────\n   The pager asks.\n  +0.031s  http       GET       /api/v1/pods limit=2\n  +0.040s  pager      PAGE      page 1: 2 pods                 rv=74\n"}
+	en := codeBlock{info: "text", content: "── Step 2: LIST in pages ────\n   The pager asks.\n" +
+		"  +0.031s  http       GET       /api/v1/pods limit=2\n" +
+		"  +0.040s  pager      PAGE      page 1: 2 pods                 rv=74 continue=\"\" — no continue token: the last page\n" +
+		"  +0.041s  demo       CUT       the informer's connection      — its watch ends\n" +
+		"  +0.042s  demo       ← DELETE  stage06/web-2                  rv=77\n"}
+	zh := func(rows ...string) codeBlock {
+		return codeBlock{info: "text", content: "── 第 2 步：分页 LIST ────\n   分页器每次要两个。\n" + strings.Join(rows, "\n") + "\n"}
+	}
+	get := "  +0.031s  http       GET       /api/v1/pods limit=2"
+	page := "  +0.040s  pager      PAGE      第 1 页：2 个 Pod              rv=74 continue=\"\" — 没有 continue token：这是最后一页"
+	cut := "  +0.041s  demo       CUT       informer 的连接                — 它的 watch 断开"
+	del := "  +0.042s  demo       ← DELETE  stage06/web-2                  rv=77"
 	for _, tc := range []struct {
 		name string
 		zh   codeBlock
 		ok   bool
 	}{
-		{"Chinese narration, the same rows", codeBlock{info: "text", content: "── 第 2 步：分页 LIST ────\n   分页器每次要两个。\n  +0.031s  http       GET       /api/v1/pods limit=2\n  +0.040s  pager      PAGE      page 1: 2 pods                 rv=74\n"}, true},
-		{"a row changed", codeBlock{info: "text", content: "── 第 2 步：分页 LIST ────\n  +0.031s  http       GET       /api/v1/pods limit=2\n  +0.040s  pager      PAGE      第 1 页：2 个 Pod               rv=74\n"}, false},
-		{"a row missing", codeBlock{info: "text", content: "── 第 2 步：分页 LIST ────\n  +0.031s  http       GET       /api/v1/pods limit=2\n"}, false},
-		{"the rows reordered", codeBlock{info: "text", content: "── 第 2 步：分页 LIST ────\n  +0.040s  pager      PAGE      page 1: 2 pods                 rv=74\n  +0.031s  http       GET       /api/v1/pods limit=2\n"}, false},
-		{"another step", codeBlock{info: "text", content: "── 第 3 步：分页 LIST ────\n  +0.031s  http       GET       /api/v1/pods limit=2\n  +0.040s  pager      PAGE      page 1: 2 pods                 rv=74\n"}, false},
+		{"Chinese narration, the rows' words in Chinese, the same protocol", zh(get, page, cut, del), true},
+		{"the rows as in English", zh(strings.Split(strings.TrimSpace(en.content), "\n")[2:]...), true},
+		{"another resourceVersion", zh(get, strings.Replace(page, "rv=74", "rv=75", 1), cut, del), false},
+		{"another count in an object of words", zh(get, strings.Replace(page, "2 个 Pod", "3 个 Pod", 1), cut, del), false},
+		{"an explanation dropped", zh(get, strings.Split(page, " — ")[0], cut, del), false},
+		{"an object that is a name, changed", zh(get, page, cut, strings.Replace(del, "stage06/web-2", "stage06/web-3", 1)), false},
+		{"a row missing", zh(get, page, cut), false},
+		{"the rows reordered", zh(page, get, cut, del), false},
+		{"another step", codeBlock{info: "text", content: strings.Replace(zh(get, page, cut, del).content, "第 2 步", "第 3 步", 1)}, false},
 		{"another kind of block", codeBlock{info: "sh", content: en.content}, false},
 	} {
 		if err := sameCode(en, tc.zh); (err == nil) != tc.ok {

@@ -34,6 +34,43 @@ func TestRunStageRefusesWhatIsNoStage(t *testing.T) {
 	}
 }
 
+// TestRunStageSpeaksTheDemosLanguage: run-stage's own lines (the list of
+// stages, "Compiling the stage N demo…") are said in the language the demo
+// will narrate in, chosen as internal/lang chooses it: --lang in ARGS,
+// else the locale.
+func TestRunStageSpeaksTheDemosLanguage(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	for _, tc := range []struct {
+		locale, args, want string
+	}{
+		{"C", "", "Compiling the stage 1 demo"},
+		{"zh_CN.UTF-8", "", "正在编译第 1 阶段的 demo"},
+		{"zh_CN.UTF-8", "ARGS=--lang=en", "Compiling the stage 1 demo"},
+		{"C", "ARGS=--wait --lang=zh", "正在编译第 1 阶段的 demo"},
+		{"C", "ARGS=--lang zh", "正在编译第 1 阶段的 demo"},
+	} {
+		args := []string{"-n", "--no-print-directory", "run-stage", "1"}
+		if tc.args != "" {
+			args = append(args, tc.args)
+		}
+		cmd := exec.Command("make", args...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "LC_ALL=", "LC_MESSAGES=", "LANG="+tc.locale)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), tc.want) {
+			t.Errorf("LANG=%s make run-stage 1 %s: err=%v, output:\n%s\nwant %q", tc.locale, tc.args, err, out, tc.want)
+		}
+	}
+	cmd := exec.Command("make", "--no-print-directory", "run-stage")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "LC_ALL=zh_CN.UTF-8")
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "各个阶段") {
+		t.Errorf("LC_ALL=zh_CN.UTF-8 make run-stage: err=%v, output:\n%s\nwant the list of stages in Chinese", err, out)
+	}
+}
+
 // TestMakeTestEndsWithTheConformanceTable keeps the workshop guide's
 // "Before the day" true: make test's last step runs client-go's tests
 // against ours (proving-ground/conformance), so its output ends with their

@@ -66,6 +66,12 @@ func (t Text) Format(args ...any) Text {
 	return Text{EN: t.Sprintf(EN, args...), ZH: t.Sprintf(ZH, args...)}
 }
 
+// Join is parts as a list, joined with sep in each language: lang.T(", ",
+// "、") lists "3, 1" and "3、1".
+func Join(parts []string, sep Text) Text {
+	return Text{EN: strings.Join(parts, sep.EN), ZH: strings.Join(parts, sep.ZH)}
+}
+
 // Count is one or many, as n says: one as it is when n is 1, else many
 // formatted with n. one and many are a noun's two forms, counted:
 // lang.T("1 pod", "1 个 Pod"), lang.T("%d pods", "%d 个 Pod").

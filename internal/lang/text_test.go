@@ -44,6 +44,12 @@ func TestTextInBothLanguages(t *testing.T) {
 	}
 }
 
+func TestJoin(t *testing.T) {
+	if got := Join([]string{"3", "1"}, T(", ", "、")); got != (Text{EN: "3, 1", ZH: "3、1"}) {
+		t.Errorf("Join = %q", got)
+	}
+}
+
 func TestCount(t *testing.T) {
 	one, many := T("1 request", "1 个请求"), T("%d requests", "%d 个请求")
 	for n, want := range map[int]Text{0: T("0 requests", "0 个请求"), 1: one, 3: T("3 requests", "3 个请求")} {

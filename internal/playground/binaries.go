@@ -232,19 +232,19 @@ func build(ctx context.Context, progress io.Writer, moduleDir, dir string, bins 
 	}
 	// kubectl alone is built when the learner's kube-apiserver and etcd
 	// are used (prebuilt.go), or for make playground after make test.
-	why := "so that you can change the playground by hand"
+	why := sayForKubectl
 	if server {
-		why = "so that the demos talk to a real API server"
+		why = sayForServer
 	}
-	fmt.Fprintf(progress, "playground: first run on this machine: building %s from source, %s\n",
-		strings.Join(versioned, " and "), why)
-	fmt.Fprintf(progress, "playground: this happens once: the binaries are kept in %s until playground/go.mod or your Go version changes\n", dir)
+	l := languageOf(progress)
+	say(progress, sayFirstRun, strings.Join(versioned, sayAnd.In(l)), why)
+	say(progress, sayOnce, dir)
 	if server {
-		fmt.Fprintf(progress, "playground: with empty Go caches on 2 cores it takes about %s and %s of memory; set GOFLAGS=-p=1 to use less memory\n", firstBuildTime, firstBuildMemory)
+		say(progress, sayCost, firstBuildTime, firstBuildMemory)
 		if from, _ := namedDir(); from == "" {
 			// The shortcut, said while it can still save the wait; with a
 			// variable set, prebuilt has just said why it was not taken.
-			fmt.Fprintf(progress, "playground: to skip this build, point $%s (or $%s) at a kube-apiserver %s and etcd %s you already have, such as envtest's: export %s=$(setup-envtest use -p path %s)\n",
+			say(progress, saySkipBuild,
 				EnvtestEnv, BinariesEnv, apiserverProbe.want, etcdProbe.want, EnvtestEnv, strings.TrimPrefix(apiserverProbe.want, "v"))
 		}
 	}
@@ -273,7 +273,7 @@ func build(ctx context.Context, progress io.Writer, moduleDir, dir string, bins 
 			return fmt.Errorf("installing %s: %w", b.name, err)
 		}
 	}
-	fmt.Fprintf(progress, "playground: built in %s\n", time.Since(start).Round(time.Second))
+	say(progress, sayBuilt, time.Since(start).Round(time.Second))
 	return nil
 }
 

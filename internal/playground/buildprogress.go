@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"informer-from-scratch/internal/lang"
 )
 
 // stripFlags leave out the symbol table and DWARF: nobody debugs the
@@ -39,11 +41,12 @@ type builder struct {
 // built, the 600 or so packages it shares with the apiserver (client-go,
 // apimachinery and their dependencies, at the same versions) are not.
 func (b *builder) resolve(pkgs []string, names []string) (int, error) {
-	need := "need"
+	need := sayNeed
 	if len(names) == 1 {
-		need = "needs"
+		need = sayNeeds
 	}
-	fmt.Fprintf(b.progress, "playground: step 1 of 2: downloading the modules %s %s from the Go module proxy\n", strings.Join(names, " and "), need)
+	and := sayAnd.In(languageOf(b.progress))
+	say(b.progress, sayDownloading, strings.Join(names, and), need)
 	var downloaded int
 	var last string
 	var mu sync.Mutex
@@ -54,13 +57,13 @@ func (b *builder) resolve(pkgs []string, names []string) (int, error) {
 			last = mod
 			mu.Unlock()
 		}
-	}, func() string {
+	}, func() lang.Text {
 		mu.Lock()
 		defer mu.Unlock()
 		if downloaded == 0 {
-			return "resolving the package graph"
+			return sayResolving
 		}
-		return fmt.Sprintf("%d modules downloaded, the latest %s", downloaded, last)
+		return sayDownloaded.Format(downloaded, last)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("resolving the playground's packages failed (%v):\n%s", err, out)
@@ -71,14 +74,13 @@ func (b *builder) resolve(pkgs []string, names []string) (int, error) {
 			total++
 		}
 	}
-	fmt.Fprintf(b.progress, "playground: %d modules downloaded; %d packages to compile (%s elapsed)\n",
-		downloaded, total, time.Since(b.start).Round(time.Second))
+	say(b.progress, sayResolved, downloaded, total, time.Since(b.start).Round(time.Second))
 	return total, nil
 }
 
 // compile runs go build -v, counting the packages it reports.
 func (b *builder) compile(args []string, total int, names []string) error {
-	fmt.Fprintf(b.progress, "playground: step 2 of 2: compiling and linking (go build uses every core)\n")
+	say(b.progress, sayCompiling)
 	var compiled int
 	var mu sync.Mutex
 	out, err := b.run(args, func(line string) {
@@ -89,13 +91,13 @@ func (b *builder) compile(args []string, total int, names []string) error {
 			compiled++
 			mu.Unlock()
 		}
-	}, func() string {
+	}, func() lang.Text {
 		mu.Lock()
 		defer mu.Unlock()
 		if compiled >= total {
-			return fmt.Sprintf("linking %s", strings.Join(names, " and "))
+			return sayLinking.Format(strings.Join(names, sayAnd.In(languageOf(b.progress))))
 		}
-		return fmt.Sprintf("compiled %d of %d packages (%d%%)", compiled, total, 100*compiled/max(total, 1))
+		return sayCompiled.Format(compiled, total, 100*compiled/max(total, 1))
 	})
 	if b.ctx.Err() != nil {
 		return fmt.Errorf("playground build interrupted: %w", b.ctx.Err())
@@ -109,7 +111,7 @@ func (b *builder) compile(args []string, total int, names []string) error {
 // run runs the go command in the playground module, hands each line of
 // its standard error to onLine, reports status() every progressEvery, and
 // returns its standard output and error together.
-func (b *builder) run(args []string, onLine func(string), status func() string) (string, error) {
+func (b *builder) run(args []string, onLine func(string), status func() lang.Text) (string, error) {
 	cmd := exec.CommandContext(b.ctx, "go", args...)
 	cmd.Dir = b.dir
 	// Keep the learner's GOFLAGS (say -p=1, to build with less memory) and
@@ -147,7 +149,7 @@ func (b *builder) run(args []string, onLine func(string), status func() string) 
 			case <-scanned:
 				return
 			case <-t.C:
-				fmt.Fprintf(b.progress, "playground: %s (%s elapsed)\n", status(), time.Since(b.start).Round(time.Second))
+				say(b.progress, sayStatus, status(), time.Since(b.start).Round(time.Second))
 			}
 		}
 	}()

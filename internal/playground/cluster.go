@@ -109,7 +109,7 @@ func Start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 		if attempt == 3 || !errors.Is(err, errPortTaken) {
 			return nil, err
 		}
-		fmt.Fprintln(progress, "playground: a port was taken before etcd or the apiserver could bind it; starting again on other ports")
+		say(progress, sayPortTaken)
 		if err := c.stopChildren(); err != nil {
 			return nil, err
 		}

@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"informer-from-scratch/internal/lang"
 )
 
 // Binaries the learner already has.
@@ -95,17 +97,19 @@ var (
 const probeTimeout = 10 * time.Second
 
 // ask runs the probe on the binary in dir and returns its version, or why
-// it has none that fits, as a clause of the one line prebuilt says.
-func (p probe) ask(ctx context.Context, dir string) (version, whyNot string) {
+// it has none that fits, as a clause of the one line prebuilt says (nil
+// when it fits).
+func (p probe) ask(ctx context.Context, dir string) (version string, whyNot *lang.Text) {
+	why := func(t lang.Text, args ...any) *lang.Text { t = t.Format(args...); return &t }
 	path := filepath.Join(dir, p.bin.name)
 	info, err := os.Stat(path)
 	switch {
 	case err != nil:
-		return "", "no " + p.bin.name + " there"
+		return "", why(sayNoBinary, p.bin.name)
 	case !info.Mode().IsRegular():
-		return "", p.bin.name + " there is not a file"
+		return "", why(sayNotAFile, p.bin.name)
 	case info.Mode().Perm()&0o111 == 0:
-		return "", p.bin.name + " there is not executable"
+		return "", why(sayNotExec, p.bin.name)
 	}
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
@@ -117,30 +121,29 @@ func (p probe) ask(ctx context.Context, dir string) (version, whyNot string) {
 	if err != nil || m == nil {
 		// exec format error here is a binary for another system or
 		// architecture, the usual reason on a laptop.
-		return "", fmt.Sprintf("cannot read %s's version (%s %s: %s)",
-			p.bin.name, p.bin.name, strings.Join(p.args, " "), unreadable(err, out))
+		return "", why(sayUnreadable, p.bin.name, p.bin.name, strings.Join(p.args, " "), unreadable(err, out))
 	}
 	v := string(m[1])
 	if !p.fits.MatchString(v) {
-		return v, fmt.Sprintf("%s there is %s, not %s", p.bin.name, v, p.want)
+		return v, why(sayWrongVersion, p.bin.name, v, p.want)
 	}
-	return v, ""
+	return v, nil
 }
 
 // unreadable says what a probe got instead of a version, on one line.
-func unreadable(err error, out []byte) string {
+func unreadable(err error, out []byte) lang.Text {
 	var pathErr *fs.PathError
 	switch {
 	case errors.As(err, &pathErr):
-		return pathErr.Err.Error() // the path is in the line already
+		return lang.Verbatim(pathErr.Err.Error()) // the path is in the line already
 	case err != nil:
-		return err.Error()
+		return lang.Verbatim(err.Error())
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
 	if first == "" {
-		return "printed nothing"
+		return sayPrintedNone
 	}
-	return fmt.Sprintf("printed %q", first)
+	return sayPrinted.Format(first)
 }
 
 // prebuilt returns the binaries in the directory the environment names,
@@ -156,14 +159,13 @@ func prebuilt(ctx context.Context, progress io.Writer, withKubectl bool) (bins B
 	}
 	named := fmt.Sprintf("$%s (%s)", from, dir)
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		fmt.Fprintf(progress, "playground: not using %s: no such directory; the playground uses its own build\n", named)
+		say(progress, sayNotUsing, named, sayNoDirectory)
 		return Binaries{}, false
 	}
 	apiVersion, apiWhy := apiserverProbe.ask(ctx, dir)
 	etcdVersion, etcdWhy := etcdProbe.ask(ctx, dir)
-	if apiWhy != "" || etcdWhy != "" {
-		fmt.Fprintf(progress, "playground: not using %s: %s; the playground uses its own build\n",
-			named, joinNonEmpty("; ", apiWhy, etcdWhy))
+	if apiWhy != nil || etcdWhy != nil {
+		say(progress, sayNotUsing, named, joinNonEmpty(apiWhy, etcdWhy))
 		return Binaries{}, false
 	}
 	bins = Binaries{
@@ -174,20 +176,20 @@ func prebuilt(ctx context.Context, progress io.Writer, withKubectl bool) (bins B
 		APIServerVersion: apiVersion,
 		EtcdVersion:      etcdVersion,
 	}
-	what := fmt.Sprintf("kube-apiserver %s and etcd %s", apiVersion, etcdVersion)
-	var kubectlWhy string
+	what := sayWhat2.Format(apiVersion, etcdVersion)
+	var kubectlWhy *lang.Text
 	if withKubectl {
 		var kubectlVersion string
-		if kubectlVersion, kubectlWhy = kubectlProbe.ask(ctx, dir); kubectlWhy == "" {
+		if kubectlVersion, kubectlWhy = kubectlProbe.ask(ctx, dir); kubectlWhy == nil {
 			bins.Kubectl = filepath.Join(dir, kubectlPkg.name)
-			what = fmt.Sprintf("kube-apiserver %s, etcd %s and kubectl %s", apiVersion, etcdVersion, kubectlVersion)
+			what = sayWhat3.Format(apiVersion, etcdVersion, kubectlVersion)
 		}
 	}
-	line := fmt.Sprintf("playground: using %s from %s, not the playground's own build", what, named)
-	if kubectlWhy != "" {
-		line += "; " + kubectlWhy + ", so kubectl is the playground's own"
+	say(progress, sayUsing, what, named)
+	if kubectlWhy != nil {
+		say(progress, sayKubectlOwn, *kubectlWhy)
 	}
-	fmt.Fprintln(progress, line)
+	say(progress, lang.Verbatim("\n"))
 	return bins, true
 }
 
@@ -202,12 +204,17 @@ func namedDir() (from, dir string) {
 	return "", ""
 }
 
-func joinNonEmpty(sep string, parts ...string) string {
-	var kept []string
+// joinNonEmpty is the reasons given, as one clause after another.
+func joinNonEmpty(parts ...*lang.Text) lang.Text {
+	var kept []lang.Text
 	for _, p := range parts {
-		if p != "" {
-			kept = append(kept, p)
+		if p != nil {
+			kept = append(kept, *p)
 		}
 	}
-	return strings.Join(kept, sep)
+	joined := kept[0]
+	for _, k := range kept[1:] {
+		joined = lang.Verbatim("%s%s%s").Format(joined, saySemicolon, k)
+	}
+	return joined
 }

@@ -411,3 +411,22 @@ func (w testLog) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimSuffix(string(p), "\n"))
 	return len(p), nil
 }
+
+// TestProgressSpeaksItsWritersLanguage: a demo hands the playground a
+// writer made with Speaking, and the playground's lines are said in the
+// demo's language; to any other writer, in English.
+func TestProgressSpeaksItsWritersLanguage(t *testing.T) {
+	wrong := fakeAssets(t, with136())
+	for _, tc := range []struct {
+		l, want string
+	}{
+		{"en", "playground: not using $PLAYGROUND_BINARIES (" + wrong + "): kube-apiserver there is v1.36.2, not v1.37.x; etcd there is 3.6.8, not 3.7.x; the playground uses its own build\n"},
+		{"zh", "playground：不使用 $PLAYGROUND_BINARIES (" + wrong + ")：那里的 kube-apiserver 是 v1.36.2，不是 v1.37.x；那里的 etcd 是 3.6.8，不是 3.7.x；playground 改用自己编译的二进制\n"},
+	} {
+		t.Setenv(BinariesEnv, wrong)
+		var progress strings.Builder
+		if _, ok := prebuilt(context.Background(), Speaking(&progress, tc.l), false); ok || progress.String() != tc.want {
+			t.Errorf("--lang=%s: prebuilt said %q, want %q", tc.l, progress.String(), tc.want)
+		}
+	}
+}

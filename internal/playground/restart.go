@@ -43,7 +43,7 @@ func (c *Cluster) RestartAPIServer(ctx context.Context) error {
 		return fmt.Errorf("playground: stopping the apiserver to restart it: %w", err)
 	}
 	c.restarts++
-	fmt.Fprintf(c.progress(), "playground: apiserver stopped in %s; starting it again\n", time.Since(stopping).Round(time.Millisecond))
+	say(c.progress(), sayRestarting, time.Since(stopping).Round(time.Millisecond))
 	// The port is ours again the moment the old process has exited: Go's
 	// listeners set SO_REUSEADDR, so connections in TIME_WAIT do not hold it.
 	api, err := c.startAPIServer(ctx, fmt.Sprintf("kube-apiserver.%d.log", c.restarts), port)

@@ -52,7 +52,18 @@ type Action struct {
 	Object string
 	// Detail says what is written, or why the Deployment is deleted; on
 	// the row after the write, its new resourceVersion, or why it failed.
+	// In English: a demo that narrates in another language reads the
+	// fields below.
 	Detail string
+	// Replicas is the availableReplicas a STATUS writes, Owner the Foo a
+	// DELETE's Deployment names as its gone owner.
+	Replicas int32
+	Owner    string
+	// Answer marks the report of a write's answer: RV is the resourceVersion
+	// it carries ("" for a DELETE's), Err why the write was refused.
+	Answer bool
+	RV     string
+	Err    error
 }
 
 // Options configure Run.
@@ -198,7 +209,7 @@ func (s *standin) pass(ctx context.Context) error {
 // precondition), not a new one of the same name.
 func (s *standin) collect(ctx context.Context, d *appsv1.Deployment, owner string) error {
 	object := "Deployment " + d.Namespace + "/" + d.Name
-	s.act(Action{What: "DELETE", Object: object, Detail: fmt.Sprintf("its owner, Foo %s, is gone (the garbage collector's part)", owner)})
+	s.act(Action{What: "DELETE", Object: object, Owner: owner, Detail: fmt.Sprintf("its owner, Foo %s, is gone (the garbage collector's part)", owner)})
 	err := s.kube.AppsV1().Deployments(d.Namespace).Delete(ctx, d.Name, metav1.DeleteOptions{
 		Preconditions:     &metav1.Preconditions{UID: ptr.To(d.UID)},
 		PropagationPolicy: ptr.To(metav1.DeletePropagationBackground),
@@ -232,7 +243,7 @@ func (s *standin) writeStatus(ctx context.Context, d *appsv1.Deployment) error {
 	d.Status.Replicas, d.Status.UpdatedReplicas, d.Status.ReadyReplicas, d.Status.AvailableReplicas = want, want, want, want
 	d.Status.UnavailableReplicas = 0
 	object := "Deployment " + d.Namespace + "/" + d.Name
-	s.act(Action{What: "STATUS", Object: object, Detail: fmt.Sprintf("availableReplicas=%d (the deployment controller's part)", want)})
+	s.act(Action{What: "STATUS", Object: object, Replicas: want, Detail: fmt.Sprintf("availableReplicas=%d (the deployment controller's part)", want)})
 	updated, err := s.kube.AppsV1().Deployments(d.Namespace).UpdateStatus(ctx, d, metav1.UpdateOptions{FieldManager: "standin-deployment-controller"})
 	rv := ""
 	if err == nil {
@@ -246,14 +257,16 @@ func (s *standin) writeStatus(ctx context.Context, d *appsv1.Deployment) error {
 // was refused (a conflict or a gone object is retried, or moot, at the
 // next pass).
 func (s *standin) answered(what, object, rv string, err error) {
+	a := Action{What: what, Object: object, Answer: true, RV: rv, Err: err}
 	switch {
 	case err != nil:
-		s.act(Action{What: what, Object: object, Detail: "not written: " + err.Error()})
+		a.Detail = "not written: " + err.Error()
 	case rv != "":
-		s.act(Action{What: what, Object: object, Detail: "→ rv=" + rv})
+		a.Detail = "→ rv=" + rv
 	default:
-		s.act(Action{What: what, Object: object, Detail: "→ done"})
+		a.Detail = "→ done"
 	}
+	s.act(a)
 }
 
 func (s *standin) act(a Action) {

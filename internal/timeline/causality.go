@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"informer-from-scratch/internal/lang"
 )
 
 // A learner reads a timeline top to bottom as causality: the write, then
@@ -48,17 +50,19 @@ type Call struct {
 
 // Send prints the row of a request as it goes out, before the call: what
 // it causes can only be printed after it. Call Answered when it returns.
-func (t *Timeline) Send(layer, what, object, detail string) *Call {
+// Every demo prints its writes so, the request's row then its answer's.
+func (t *Timeline) Send(layer, what, object, protocol string, why ...lang.Text) *Call {
 	id := t.NewCall()
-	t.EventWith(map[string]string{FieldCall: id}, layer, what, object, detail)
+	t.EventWith(map[string]string{FieldCall: id}, layer, what, object, protocol, why...)
 	return &Call{t: t, id: id, layer: layer, what: what, object: object}
 }
 
-// NewCall numbers a request that a demo prints in rows of its own shape
-// rather than with Send and Answered (stage 08's write rows: the request's
-// detail, then "→ rv=N" on a row like it). The demo puts the number under
-// FieldCall in both rows' Fields, and the answer's resourceVersion under
-// FieldRV in the second's, and CausesFirst pairs them as it pairs Send's.
+// NewCall numbers a request that a demo prints with EventWith rather than
+// with Send and Answered, in the same shape (stage 08's writes, whose rows
+// a tracer makes: the request's, then "← VERB" and the answer's
+// resourceVersion). The demo puts the number under FieldCall in both
+// rows' Fields, and the answer's resourceVersion under FieldRV in the
+// second's, and CausesFirst pairs them as it pairs Send's.
 func (t *Timeline) NewCall() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -68,18 +72,21 @@ func (t *Timeline) NewCall() string {
 
 // Answered prints the answer to the call: "← " and the request's verb, the
 // same object, and rv, the resourceVersion the server gave the write ("" if
-// the answer carries none), then detail. The rows of the events the write
+// the answer carries none), then protocol and why, as Event's. The rows of the events the write
 // caused name that rv, and may come before this one: the server sends the
 // answer and the watch events on two connections.
-func (c *Call) Answered(rv, detail string) {
+func (c *Call) Answered(rv, protocol string, why ...lang.Text) {
 	fields := map[string]string{FieldCall: c.id}
-	d := detail
+	p := protocol
 	if rv != "" {
 		fields[FieldRV] = rv
-		d = strings.TrimSpace("rv=" + rv + " " + detail)
+		p = strings.TrimSpace("rv=" + rv + " " + protocol)
 	}
-	c.t.EventWith(fields, c.layer, "← "+c.what, c.object, d)
+	c.t.EventWith(fields, c.layer, Answer(c.what), c.object, p, why...)
 }
+
+// Answer is the what of a request's answer row: "← " and the request's.
+func Answer(what string) string { return "← " + what }
 
 // namedRV finds the resourceVersions an event row's detail names: "rv=74",
 // "rv=68 → rv=75".

@@ -30,13 +30,21 @@ type Row struct {
 	// only tests and diagrams use).
 	TitleText *lang.Text  `json:"titleText,omitempty"`
 	WhyText   []lang.Text `json:"whyText,omitempty"`
-	// Offset, Layer, What and Object are an event's columns; Detail is an
-	// event's last column, or a note's text.
+	// Offset, Layer, What and Object are an event's columns, as printed;
+	// Detail is an event's last column, as printed, or a note's text.
 	Offset time.Duration `json:"offset,omitempty"`
 	Layer  string        `json:"layer,omitempty"`
 	What   string        `json:"what,omitempty"`
 	Object string        `json:"object,omitempty"`
 	Detail string        `json:"detail,omitempty"`
+	// An event's detail is its protocol, the same in every language, and
+	// its explanation, said in the timeline's language after Explains.
+	// Protocol is the first, Explanation the second in both languages
+	// (nil when the row explains nothing). ObjectText is the object in
+	// both languages when it is words rather than a name (EventAbout).
+	Protocol    string     `json:"protocol,omitempty"`
+	Explanation *lang.Text `json:"explanation,omitempty"`
+	ObjectText  *lang.Text `json:"objectText,omitempty"`
 	// Fields are what EventWith was given; nil for rows printed otherwise.
 	Fields map[string]string `json:"fields,omitempty"`
 	// Text is exactly what was printed, newlines included.

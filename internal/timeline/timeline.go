@@ -5,6 +5,15 @@
 //
 //	+0.412s  listwatch   LIST       pods                         limit=2 → 2 items, continue=…
 //	+0.431s  watch       ADDED      demo/pod-3                   rv=245
+//	+0.502s  watch       ERROR      -                            410 Expired — the reflector will list again
+//
+// A row's detail has two parts. The protocol (verbs, keys,
+// resourceVersions, field=value, an HTTP line) reads the same in every
+// language; the explanation, after " — ", is said in the learner's
+// language, as the steps and notes are. So is an object column of words
+// rather than a name ("3 pods", "the informer's connection"):
+//
+//	+0.502s  watch       ERROR      -                            410 Expired — reflector 会重新 list
 //
 // Every row it prints is also published, in structured form, to whoever
 // subscribed (Subscribe): the browser view reads the same rows the terminal
@@ -29,8 +38,8 @@ type Timeline struct {
 	start time.Time
 	now   func() time.Time
 	step  int
-	// lang is the language the narration (Step, Note) is printed in; the
-	// event rows are the protocol and read the same in both.
+	// lang is the language the narration (Step, Note) and the words of the
+	// event rows are printed in; a row's protocol reads the same in both.
 	lang string
 	// calls numbers the requests Send prints, to pair each with its answer.
 	calls int
@@ -145,9 +154,37 @@ func (t *Timeline) printNote(note string) {
 }
 
 // Event prints one timestamped row: layer, what happened, the object, and
-// free-form detail.
-func (t *Timeline) Event(layer, what, object, detail string) {
-	t.EventWith(nil, layer, what, object, detail)
+// the detail: its protocol, the same in every language, then what why
+// says of it, in the timeline's language (Explains).
+func (t *Timeline) Event(layer, what, object, protocol string, why ...lang.Text) {
+	t.EventWith(nil, layer, what, object, protocol, why...)
+}
+
+// Explains is what separates a row's explanation from its protocol, in
+// every language: a reader, and a test comparing two languages' rows,
+// find the protocol before it.
+const Explains = " — "
+
+// explanation is the row's why said in both languages, several joined
+// as a sentence's clauses; nil for none.
+func explanation(why []lang.Text) *lang.Text {
+	if len(why) == 0 {
+		return nil
+	}
+	var en, zh []string
+	for _, w := range why {
+		en, zh = append(en, w.EN), append(zh, w.ZH)
+	}
+	return &lang.Text{EN: strings.Join(en, "; "), ZH: strings.Join(zh, "；")}
+}
+
+// detail is a row's last column in language l: protocol, then the
+// explanation after Explains.
+func detail(l, protocol string, why *lang.Text) string {
+	if why == nil {
+		return protocol
+	}
+	return strings.TrimSpace(protocol + Explains + why.In(l))
 }
 
 // The event columns' widths: what happened, then the object. A what wider
@@ -165,13 +202,32 @@ func objectColumn(what string) int {
 // EventWith is Event with fields: the row's facts in a form a program can
 // read without parsing the detail (the object's key, its resourceVersion,
 // the handler). They are not printed; subscribers get them in Row.Fields.
-func (t *Timeline) EventWith(fields map[string]string, layer, what, object, detail string) {
+func (t *Timeline) EventWith(fields map[string]string, layer, what, object, protocol string, why ...lang.Text) {
+	t.event(fields, layer, what, object, nil, protocol, why)
+}
+
+// EventAbout is EventWith for a row whose object column is words rather
+// than a name or a key: a count ("3 pods"), a description ("the
+// informer's connection"). It is said in the timeline's language.
+func (t *Timeline) EventAbout(fields map[string]string, layer, what string, object lang.Text, protocol string, why ...lang.Text) {
+	t.event(fields, layer, what, "", &object, protocol, why)
+}
+
+func (t *Timeline) event(fields map[string]string, layer, what, object string, objectText *lang.Text, protocol string, why []lang.Text) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if objectText != nil {
+		object = objectText.In(t.lang)
+	}
+	said := explanation(why)
+	d := detail(t.lang, protocol, said)
 	offset := t.now().Sub(t.start)
-	text := fmt.Sprintf("%+8.3fs  %-10s %-*s %-*s %s", offset.Seconds(), layer, whatWidth, what, objectColumn(what), object, detail)
+	// The object may be Chinese: padded to its width in columns, so that
+	// the detail starts where every other row's does.
+	text := fmt.Sprintf("%+8.3fs  %-10s %-*s %s %s", offset.Seconds(), layer, whatWidth, what, lang.Pad(object, objectColumn(what)), d)
 	text = strings.TrimRight(text, " ") + "\n" // a row without detail ends at its object
-	t.print(Row{Kind: KindEvent, Step: t.step, Offset: offset, Layer: layer, What: what, Object: object, Detail: detail, Fields: fields, Text: text})
+	t.print(Row{Kind: KindEvent, Step: t.step, Offset: offset, Layer: layer, What: what, Object: object, ObjectText: objectText,
+		Detail: d, Protocol: protocol, Explanation: said, Fields: fields, Text: text})
 }
 
 // print writes a row and hands it to the subscribers, in that order and

@@ -56,8 +56,8 @@ func TestSubscribersSeeWhatIsPrinted(t *testing.T) {
 	}
 	want := []timeline.Row{
 		{Kind: timeline.KindStep, Step: 1, Title: "One", Why: []string{"why one"}, TitleText: &lang.Text{EN: "One", ZH: "一"}, WhyText: []lang.Text{{EN: "why one", ZH: "为什么是一"}}},
-		{Kind: timeline.KindEvent, Step: 1, Offset: time.Second, Layer: "reflector", What: "Add", Object: "ns/web-1", Detail: "rv=5"},
-		{Kind: timeline.KindEvent, Step: 1, Offset: 2 * time.Second, Layer: "indexer", What: "Add", Object: "ns/web-1", Detail: "rv=5", Fields: map[string]string{"key": "ns/web-1"}},
+		{Kind: timeline.KindEvent, Step: 1, Offset: time.Second, Layer: "reflector", What: "Add", Object: "ns/web-1", Detail: "rv=5", Protocol: "rv=5"},
+		{Kind: timeline.KindEvent, Step: 1, Offset: 2 * time.Second, Layer: "indexer", What: "Add", Object: "ns/web-1", Detail: "rv=5", Protocol: "rv=5", Fields: map[string]string{"key": "ns/web-1"}},
 		{Kind: timeline.KindNote, Step: 1, Detail: "a note"},
 	}
 	for i := range rows {
@@ -84,7 +84,7 @@ func ExampleTimeline_Event_wideWhat() {
 }
 
 // ExampleTimeline_chinese: the narration follows the timeline's language;
-// the event row is the protocol and reads the same in both. The rule after
+// an event row of protocol alone reads the same in both. The rule after
 // a Chinese title is as wide, in columns, as after the English one.
 func ExampleTimeline_chinese() {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -108,6 +108,58 @@ func ExampleTimeline_chinese() {
 	//    每次两个 Pod，共三页。
 	//   +0.125s  pager      PAGE      page 1: 2 pods                 rv=74
 	//    一共 5 个 Pod
+}
+
+// ExampleTimeline_Event_explained: a row's protocol reads the same in both
+// languages; its explanation, after " — ", and an object of words are
+// said in the timeline's language, the object padded to its width in
+// columns so that the detail starts where it does in English.
+func ExampleTimeline_Event_explained() {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, l := range []string{lang.EN, lang.ZH} {
+		tl := timeline.NewWithClock(os.Stdout, func() time.Time { return now })
+		tl.SetLanguage(l)
+		tl.Event("watch", "ERROR", "-", "410 Expired", lang.T("the reflector will list again", "reflector 会重新 list"))
+		tl.EventAbout(nil, "reflector", "Replace", lang.T("3 pods", "3 个 Pod"), "rv=70")
+		tl.Event("demo", "CUT", "pods watch", "", lang.T("its next watch request waits", "下一个 watch 请求会等着"))
+		tl.Send("demo", "DELETE", "ns/web-2", "", lang.T("grace period 0", "宽限期为 0")).Answered("75", "")
+	}
+	// Output:
+	//   +0.000s  watch      ERROR     -                              410 Expired — the reflector will list again
+	//   +0.000s  reflector  Replace   3 pods                         rv=70
+	//   +0.000s  demo       CUT       pods watch                     — its next watch request waits
+	//   +0.000s  demo       DELETE    ns/web-2                       — grace period 0
+	//   +0.000s  demo       ← DELETE  ns/web-2                       rv=75
+	//   +0.000s  watch      ERROR     -                              410 Expired — reflector 会重新 list
+	//   +0.000s  reflector  Replace   3 个 Pod                       rv=70
+	//   +0.000s  demo       CUT       pods watch                     — 下一个 watch 请求会等着
+	//   +0.000s  demo       DELETE    ns/web-2                       — 宽限期为 0
+	//   +0.000s  demo       ← DELETE  ns/web-2                       rv=75
+}
+
+// TestRowsCarryTheirProtocolAndExplanation: a subscriber gets a row's
+// protocol and its explanation and words in both languages, whatever
+// language the row was printed in, so that two runs' rows can be
+// compared by their protocol.
+func TestRowsCarryTheirProtocolAndExplanation(t *testing.T) {
+	var rows []timeline.Row
+	tl := timeline.NewIn(io.Discard, lang.ZH)
+	tl.Subscribe(func(r timeline.Row) { rows = append(rows, r) })
+	why := lang.T("same rv: a sync", "rv 没变：一次 sync")
+	tl.Event("handler", "OnUpdate", "ns/web-1", "rv=80 → rv=80", why, lang.T("ignored", "忽略"))
+	pods := lang.T("3 pods", "3 个 Pod")
+	tl.EventAbout(nil, "indexer", "Replace", pods, "rv=70")
+	want := []timeline.Row{
+		{Kind: timeline.KindEvent, Layer: "handler", What: "OnUpdate", Object: "ns/web-1", Detail: "rv=80 → rv=80 — rv 没变：一次 sync；忽略",
+			Protocol: "rv=80 → rv=80", Explanation: &lang.Text{EN: "same rv: a sync; ignored", ZH: "rv 没变：一次 sync；忽略"}},
+		{Kind: timeline.KindEvent, Layer: "indexer", What: "Replace", Object: "3 个 Pod", ObjectText: &pods, Detail: "rv=70", Protocol: "rv=70"},
+	}
+	for i := range rows {
+		rows[i].Text, rows[i].Offset = "", 0
+	}
+	if diff := cmp.Diff(want, rows); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
 }
 
 func TestStepHeadingsEndInTheSameColumnInBothLanguages(t *testing.T) {

@@ -227,7 +227,7 @@ func handlerRow(m *model, r timeline.Row, msg *Message) {
 
 // syncedRow: a HasSynced became true, the informer's or a registration's.
 func syncedRow(m *model, r timeline.Row, msg *Message) {
-	if r.Object == "the informer" {
+	if r.ObjectText != nil && r.ObjectText.EN == "the informer" { // words, in the learner's language
 		m.counters[CounterSynced] = "true"
 		return
 	}

@@ -47,7 +47,7 @@ func story(tl *timeline.Timeline, srv *webview.Server) {
 		obs("handler", "OnAdd", pod, "68", "audit", "audit: rv=68")
 		obs("handler", "OnAdd", pod, "68", "metrics", "metrics: rv=68")
 	}
-	tl.Event("synced", "HasSynced", "the informer", "true")
+	tl.EventAbout(nil, "synced", "HasSynced", lang.T("the informer", "informer 本身"), "true")
 	tl.Event("synced", "HasSynced", "audit", "true")
 
 	tl.StepEN("Follow one pod through every layer")
