@@ -40,3 +40,42 @@ func TestCheckPassesTheLabsFlags(t *testing.T) {
 		t.Errorf("the check does not print the command with -race:\n%s", out.String())
 	}
 }
+
+// TestARaceLabRunsAgainUnderRaceOncePlainPasses: a lab with Race runs its
+// graded tests plainly first and, once they pass, again with -race; one
+// that fails plainly is not run again. go is a script that appends its
+// arguments to a file and reports the graded test passing or failing.
+func TestARaceLabRunsAgainUnderRaceOncePlainPasses(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake go is a shell script")
+	}
+	for _, outcome := range []string{"pass", "fail"} {
+		dir := t.TempDir()
+		argsFile := filepath.Join(dir, "args")
+		fakeGo := filepath.Join(dir, "go")
+		script := "#!/bin/sh\necho \"$@\" >> '" + argsFile + "'\n" +
+			"echo '{\"Action\":\"run\",\"Test\":\"TestA\"}'\necho '{\"Action\":\"" + outcome + "\",\"Test\":\"TestA\"}'\n"
+		if err := os.WriteFile(fakeGo, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("GO", fakeGo)
+		l := &Lab{N: 9, Title: "t", Packages: []string{"./09-stage"}, Tests: []string{"TestA"}, Timeout: "5s", Race: true}
+		var out bytes.Buffer
+		err := check(&out, dir, l, "", english)
+		b, _ := os.ReadFile(argsFile)
+		runs := strings.Split(strings.TrimSpace(string(b)), "\n")
+		switch outcome {
+		case "pass":
+			if err != nil || len(runs) != 2 || strings.Contains(" "+runs[0]+" ", " -race ") || !strings.Contains(" "+runs[1]+" ", " -race ") {
+				t.Errorf("a passing check: err=%v, go ran %q; want a plain run, then one with -race", err, runs)
+			}
+			if !strings.Contains(out.String(), "again under the race detector") {
+				t.Errorf("a pass under -race does not say so:\n%s", out.String())
+			}
+		case "fail":
+			if err == nil || len(runs) != 1 {
+				t.Errorf("a failing check: err=%v, go ran %q; want one plain run and a failure", err, runs)
+			}
+		}
+	}
+}

@@ -54,7 +54,15 @@ func TestLabs(t *testing.T) {
 				versions = append(versions, version{Bodies: bodies, Flags: wa.Flags, FailFast: true})
 				names = append(names, p)
 			}
-			results, err := l.gradeBatch(root, versions, 1)
+			// Graded as the check grades, but for the check's second run
+			// under -race: the graded tests are the stage's own, and make
+			// test runs every package under -race already, the solution
+			// included (a race build of each lab's batch doubled this
+			// test's time). A wrong answer that needs -race to fail says
+			// so ("flags: -race") and gets it.
+			lab := *l
+			lab.Race = false
+			results, err := lab.gradeBatch(root, versions, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,8 +97,6 @@ func TestLabs(t *testing.T) {
 				var report bytes.Buffer
 				g.report(&report, l, english)
 				t.Errorf("the solution does not pass lab %d's check (ran %d of %d graded tests):\n%s", l.N, g.ran, len(l.Tests), report.String())
-			} else if l.Race && !g.raced {
-				t.Errorf("lab %d's check did not run the solution again under -race", l.N)
 			}
 		})
 	}
